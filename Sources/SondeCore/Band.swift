@@ -1,0 +1,48 @@
+/// A frequency band `[low, high)` in Hz whose power becomes one `band_power:LO-HI` column.
+public struct Band: Sendable, Hashable {
+    public var low: Double
+    public var high: Double
+
+    public init(low: Double, high: Double) {
+        self.low = low
+        self.high = high
+    }
+
+    /// `band_power:LO-HI` with both edges in shortest form (`0-1000`, `12.5-40`).
+    public var columnName: String {
+        "band_power:\(Self.shortest(low))-\(Self.shortest(high))"
+    }
+
+    /// Whole numbers print without `.0`, as FEATURES.md's column names show.
+    static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// Parses `LO-HI,LO-HI,...`; validation against the sample rate happens in `validate(sampleRate:)`.
+    /// - Throws: `SondeError(.invalidArgument)` naming the malformed item.
+    public static func parseList(_ text: String) throws -> [Band] {
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+            let spec = item.trimmingASCIISpaces()
+            // Split at the first '-' that is not a leading sign, so "0-1e-3" is not accepted
+            // by accident: band edges are plain non-negative numbers.
+            let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
+                low.isFinite, high.isFinite
+            else {
+                throw SondeError(.invalidArgument, "--bands: '\(spec)' is not a band; expected LO-HI in Hz, e.g. 0-1000 or 12.5-40")
+            }
+            return Band(low: low, high: high)
+        }
+    }
+
+    /// FEATURES.md section 5: `0 <= LO < HI <= fs/2`.
+    public func validate(sampleRate: Double) throws {
+        guard low >= 0, low < high, high <= sampleRate / 2 else {
+            throw SondeError(
+                .invalidArgument,
+                "--bands: band \(Self.shortest(low))-\(Self.shortest(high)) Hz must satisfy 0 <= LO < HI <= \(Self.shortest(sampleRate / 2)) (half the sample rate)"
+            )
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// Consecutive frames of measurements for every channel of one source, in output order
+/// (frame by frame, channels in file order within a frame).
+///
+/// A batch, not a record, crosses stage boundaries: one allocation per batch instead of
+/// one per record keeps the exporter off the allocator in steady state.
+public struct RecordBatch: Sendable {
+    /// The input's name as the user gave it; written as the `file` column only when a run
+    /// has several inputs.
+    public var fileName: String
+    public var channelNames: [String]
+    /// Values per record (features, then bands).
+    public var columnCount: Int
+    /// Index `k` of the first frame in this batch.
+    public var firstFrame: Int
+    /// Number of frames in this batch.
+    public var frameCount: Int
+    /// H: frame `k` starts at sample `k * hop`.
+    public var hop: Int
+    /// Time of each frame's first sample.
+    public var clock: RecordClock
+    /// `frameCount * channelNames.count * columnCount` values, frame-major.
+    public var values: [Double]
+
+    public init(
+        fileName: String, channelNames: [String], columnCount: Int, firstFrame: Int, frameCount: Int, hop: Int,
+        clock: RecordClock, values: [Double]
+    ) {
+        self.fileName = fileName
+        self.channelNames = channelNames
+        self.columnCount = columnCount
+        self.firstFrame = firstFrame
+        self.frameCount = frameCount
+        self.hop = hop
+        self.clock = clock
+        self.values = values
+    }
+
+    public var recordCount: Int { frameCount * channelNames.count }
+}
+
+/// How a record's `time` is derived from its start sample.
+public enum RecordClock: Sendable, Equatable {
+    /// Files: `start / sampleRate + offset` seconds (offset = first value of a CSV time column).
+    case seconds(sampleRate: Double, offset: Double)
+    /// Live sources: the wall-clock time of sample 0 (seconds since 1970) plus `start / sampleRate`,
+    /// written as RFC 3339 UTC with milliseconds.
+    case wallClock(sampleRate: Double, epochOfFirstSample: Double)
+}

@@ -1,0 +1,289 @@
+import Foundation
+import SondeCore
+
+/// Computes the FEATURES.md measurements of one frame of one channel.
+///
+/// One extractor per worker: it owns its FFT buffers and scratch, so `extract` allocates
+/// nothing. It is not thread-safe; give each concurrent worker its own.
+public final class FeatureExtractor {
+    public let configuration: FeatureConfiguration
+
+    private let length: Int
+    private let binCount: Int
+    private let window: HannWindow
+    private let plan: RealFFTPlan
+    private let fftInput: FFTWBuffer
+    private let fftOutput: FFTWBuffer
+    /// |X[k]|² per bin.
+    private let squaredMagnitude: UnsafeMutableBufferPointer<Double>
+    /// |X[k]| per bin.
+    private let magnitude: UnsafeMutableBufferPointer<Double>
+    /// P[k] per bin (one-sided density PSD).
+    private let power: UnsafeMutableBufferPointer<Double>
+    /// Half-open bin ranges of the requested bands, precomputed from `f[k] = k*fs/N`.
+    private let bandBins: [Range<Int>]
+    /// Where each requested feature sits in `FrameFeatures`' fixed order.
+    private let featureSlots: [Int]
+    private let needsSpectrum: Bool
+    private let needsMoments: Bool
+
+    /// - Parameter configuration: validated window, rate, features and bands.
+    public init(configuration: FeatureConfiguration) {
+        self.configuration = configuration
+        length = configuration.frameLength
+        binCount = length / 2 + 1
+        window = HannWindow(length: length)
+        plan = FFTPlanCache.shared.forwardPlan(length: length)
+        fftInput = FFTWBuffer(count: length)
+        fftOutput = FFTWBuffer(count: 2 * binCount)
+        squaredMagnitude = .allocate(capacity: binCount)
+        magnitude = .allocate(capacity: binCount)
+        power = .allocate(capacity: binCount)
+        let fs = configuration.sampleRate
+        let n = Double(configuration.frameLength)
+        let binCount = configuration.frameLength / 2 + 1
+        bandBins = configuration.bands.map { band in
+            // LO <= f[k] < HI with f[k] computed exactly as FEATURES.md states.
+            let bins = (0..<binCount).filter { k in
+                let f = Double(k) * fs / n
+                return band.low <= f && f < band.high
+            }
+            guard let first = bins.first, let last = bins.last else { return 0..<0 }
+            return first..<(last + 1)
+        }
+        featureSlots = configuration.features.map { feature in
+            Feature.allCases.firstIndex(of: feature) ?? 0
+        }
+        let timeDomainOnly: Set<Feature> = [.mean, .rms, .std, .peak, .peakToPeak, .crestFactor, .zeroCrossingRate]
+        needsSpectrum = !configuration.bands.isEmpty || configuration.features.contains { !timeDomainOnly.contains($0) && $0 != .skewness && $0 != .kurtosis }
+        needsMoments = configuration.features.contains { $0 == .std || $0 == .skewness || $0 == .kurtosis }
+    }
+
+    deinit {
+        squaredMagnitude.deallocate()
+        magnitude.deallocate()
+        power.deallocate()
+    }
+
+    /// Measures one frame.
+    /// - Parameters:
+    ///   - frame: exactly `frameLength` samples.
+    ///   - values: receives `configuration.columnCount` values, features then bands.
+    public func extract(_ frame: UnsafeBufferPointer<Double>, into values: UnsafeMutableBufferPointer<Double>) {
+        precondition(frame.count == length, "frame has \(frame.count) samples, expected \(length)")
+        precondition(values.count >= configuration.columnCount)
+        var all = FrameFeatures()
+        let flatValue = measureTimeDomain(frame, into: &all)
+        if needsSpectrum {
+            computeSpectrum(frame, flatValue: flatValue)
+            measureSpectrum(into: &all, isFlat: flatValue != nil)
+        }
+        all.withUnsafeValues { allValues in
+            for (column, slot) in featureSlots.enumerated() { values[column] = allValues[slot] }
+        }
+        let df = configuration.sampleRate / Double(length)
+        for (index, bins) in bandBins.enumerated() {
+            var sum = 0.0
+            for k in bins { sum += power[k] }
+            values[featureSlots.count + index] = sum * df
+        }
+    }
+
+    // MARK: - Time domain (section 4)
+
+    /// Fills the time-domain features and returns the frame's value if the frame is flat.
+    private func measureTimeDomain(_ x: UnsafeBufferPointer<Double>, into features: inout FrameFeatures) -> Double? {
+        let n = Double(length)
+        var sum = 0.0
+        var sumOfSquares = 0.0
+        var maximum = x[0]
+        var minimum = x[0]
+        var crossings = 0
+        var previousNonNegative = x[0] >= 0
+        for i in 0..<length {
+            let v = x[i]
+            sum += v
+            sumOfSquares += v * v
+            maximum = Swift.max(maximum, v)
+            minimum = Swift.min(minimum, v)
+            let nonNegative = v >= 0
+            if nonNegative != previousNonNegative { crossings += 1 }
+            previousNonNegative = nonNegative
+        }
+        let mean = sum / n
+        let rms = (sumOfSquares / n).squareRoot()
+        let peak = Swift.max(abs(maximum), abs(minimum))
+        features.mean = mean
+        features.rms = rms
+        features.peak = peak
+        features.peakToPeak = maximum - minimum
+        features.crestFactor = rms == 0 ? 0 : peak / rms
+        features.zeroCrossingRate = Double(crossings) / Double(length - 1)
+
+        if needsMoments {
+            // Central moments from the mean (second pass): raw power sums lose everything on
+            // offsets like 9.81 + a small vibration.
+            var m2 = 0.0, m3 = 0.0, m4 = 0.0
+            for i in 0..<length {
+                let d = x[i] - mean
+                let d2 = d * d
+                m2 += d2
+                m3 += d2 * d
+                m4 += d2 * d2
+            }
+            m2 /= n
+            m3 /= n
+            m4 /= n
+            features.std = m2.squareRoot()
+            // scipy gives up (returns nan) below this; FEATURES.md makes that 0.
+            let degenerate = m2 <= (1e-15 * mean) * (1e-15 * mean)
+            features.skewness = degenerate ? 0 : m3 / (m2 * m2.squareRoot())
+            features.kurtosis = degenerate ? 0 : m4 / (m2 * m2)
+        }
+        return maximum == minimum ? maximum : nil
+    }
+
+    // MARK: - Spectrum (section 5)
+
+    /// Fills |X|², |X| and P for every bin, from the FFT or, for a flat frame, the exact DFT.
+    private func computeSpectrum(_ x: UnsafeBufferPointer<Double>, flatValue: Double?) {
+        let out = fftOutput.base
+        if let c = flatValue {
+            // The exact DFT of a constant under a periodic Hann window: an FFT would leave
+            // round-off in the other bins, which flatness, entropy and SNR magnify.
+            for k in 0..<(2 * binCount) { out[k] = 0 }
+            out[0] = c * Double(length) / 2
+            out[2] = -c * Double(length) / 4
+        } else {
+            let input = fftInput.base
+            window.coefficients.withUnsafeBufferPointer { w in
+                for i in 0..<length { input[i] = x[i] * w[i] }
+            }
+            plan.execute(input: input, output: out)
+        }
+        let scale = 1 / (configuration.sampleRate * window.sumOfSquares)
+        let nyquist = binCount - 1
+        for k in 0..<binCount {
+            let re = out[2 * k], im = out[2 * k + 1]
+            let s2 = re * re + im * im
+            squaredMagnitude[k] = s2
+            magnitude[k] = s2.squareRoot()
+            power[k] = (k == 0 || k == nyquist) ? s2 * scale : 2 * s2 * scale
+        }
+    }
+
+    private func measureSpectrum(into features: inout FrameFeatures, isFlat: Bool) {
+        let fs = configuration.sampleRate
+        let df = fs / Double(length)
+        let nyquist = binCount - 1
+
+        var totalPower = 0.0
+        var magnitudeSum = 0.0
+        var weightedFrequency = 0.0
+        var energy = 0.0
+        var logQSum = 0.0
+        var qSum = 0.0
+        for k in 0..<binCount {
+            let s = magnitude[k]
+            let s2 = squaredMagnitude[k]
+            totalPower += power[k]
+            magnitudeSum += s
+            weightedFrequency += Double(k) * df * s
+            energy += s2
+            let q = Swift.max(s2, 1e-10)
+            qSum += q
+            logQSum += log(q)
+        }
+        features.totalPower = totalPower * df
+
+        // Centroid, bandwidth (second pass from the centroid), rolloff.
+        if magnitudeSum > 0 {
+            let centroid = weightedFrequency / magnitudeSum
+            var spread = 0.0
+            for k in 0..<binCount {
+                let d = Double(k) * df - centroid
+                spread += magnitude[k] * d * d
+            }
+            features.spectralCentroid = centroid
+            features.spectralBandwidth = (spread / magnitudeSum).squareRoot()
+        }
+        let threshold = 0.85 * magnitudeSum
+        var running = 0.0
+        for k in 0..<binCount {
+            running += magnitude[k]
+            if running >= threshold {
+                features.spectralRolloff = Double(k) * df
+                break
+            }
+        }
+
+        let bins = Double(binCount)
+        features.spectralFlatness = exp(logQSum / bins) / (qSum / bins)
+
+        if energy > 0 {
+            var entropy = 0.0
+            for k in 0..<binCount {
+                let p = squaredMagnitude[k] / energy
+                if p > 0 { entropy -= p * log2(p) }
+            }
+            features.spectralEntropy = entropy / log2(bins)
+        }
+
+        guard !isFlat else { return }  // dominant_*, thd and snr_db are 0 for flat frames.
+
+        var peakBin = 2
+        for k in 2...nyquist where power[k] > power[peakBin] { peakBin = k }
+        var offset = 0.0
+        if peakBin < nyquist {
+            let a = log(Swift.max(power[peakBin - 1], 1e-300))
+            let b = log(Swift.max(power[peakBin], 1e-300))
+            let c = log(Swift.max(power[peakBin + 1], 1e-300))
+            let denominator = a - 2 * b + c
+            if denominator != 0 { offset = Swift.min(Swift.max(0.5 * (a - c) / denominator, -0.5), 0.5) }
+        }
+        let fundamental = Double(peakBin) + offset
+        features.dominantFrequency = fundamental * df
+        features.dominantAmplitude = 2 * magnitude[peakBin] / window.sum
+        measureHarmonics(fundamentalBin: fundamental, into: &features)
+    }
+
+    /// THD and SNR from the bin groups of FEATURES.md section 5.
+    private func measureHarmonics(fundamentalBin k1: Double, into features: inout FrameFeatures) {
+        guard k1 >= 5 else { return }
+        let nyquist = binCount - 1
+        let center = Int(k1.rounded())
+        let fundamental = Swift.max(center - 2, 0)...Swift.min(center + 2, nyquist)
+        var groups: [ClosedRange<Int>] = [fundamental]
+        groups.reserveCapacity(5)
+        var harmonicPower = 0.0
+        for h in 2...5 {
+            let c = Int((Double(h) * k1).rounded())
+            guard c - 2 >= 0, c + 2 <= nyquist else { continue }
+            groups.append((c - 2)...(c + 2))
+            for k in (c - 2)...(c + 2) { harmonicPower += power[k] }
+        }
+        var fundamentalPower = 0.0
+        for k in fundamental { fundamentalPower += power[k] }
+        if fundamentalPower > 0, groups.count > 1 {
+            features.thd = (harmonicPower / fundamentalPower).squareRoot()
+        }
+        // Noise summed directly over the bins outside DC and the groups (which are disjoint
+        // and ascending): subtracting from the total would cancel at high SNR.
+        var noise = 0.0
+        var k = 3
+        for group in groups {
+            while k < group.lowerBound {
+                noise += power[k]
+                k += 1
+            }
+            k = Swift.max(k, group.upperBound + 1)
+        }
+        while k <= nyquist {
+            noise += power[k]
+            k += 1
+        }
+        if noise > 0, fundamentalPower > 0 {
+            features.snrDB = 10 * log10(fundamentalPower / noise)
+        }
+    }
+}

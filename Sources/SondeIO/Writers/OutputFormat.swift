@@ -1,0 +1,18 @@
+/// Record formats of FEATURES.md section 6.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    case csv, json, ndjson
+
+    /// The format a file name implies (`.csv`, `.json`, `.ndjson`/`.jsonl`), if any.
+    public init?(inferredFrom path: String) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".csv") {
+            self = .csv
+        } else if lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl") {
+            self = .ndjson
+        } else if lower.hasSuffix(".json") {
+            self = .json
+        } else {
+            return nil
+        }
+    }
+}

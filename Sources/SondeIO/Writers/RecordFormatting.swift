@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SondeCore
+
+/// Appending values to an output buffer in the spellings FEATURES.md section 6 asks for.
+extension Array where Element == UInt8 {
+    /// Shortest text that reads back to the same Double (Swift's `description` is exactly
+    /// that). Non-finite values never reach here: every feature defines its degenerate value.
+    mutating func appendNumber(_ value: Double) {
+        assert(value.isFinite, "features must never produce NaN or infinity")
+        append(contentsOf: value.description.utf8)
+    }
+
+    mutating func appendInteger(_ value: Int) {
+        append(contentsOf: String(value).utf8)
+    }
+
+    mutating func appendASCII(_ text: StaticString) {
+        text.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    /// An RFC 4180 field: quoted (with doubled quotes) only when it holds `,`, `"`, CR or LF.
+    mutating func appendCSVField(_ text: String) {
+        let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+        guard needsQuotes else {
+            append(contentsOf: text.utf8)
+            return
+        }
+        append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "\"") { append(byte) }
+            append(byte)
+        }
+        append(UInt8(ascii: "\""))
+    }
+
+    /// A JSON string literal with the escapes RFC 8259 requires.
+    mutating func appendJSONString(_ text: String) {
+        append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): appendASCII("\\\"")
+            case UInt8(ascii: "\\"): appendASCII("\\\\")
+            case 10: appendASCII("\\n")
+            case 13: appendASCII("\\r")
+            case 9: appendASCII("\\t")
+            case 0..<32:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                appendASCII("\\u00")
+                append(hex[Int(byte >> 4)])
+                append(hex[Int(byte & 15)])
+            default: append(byte)
+            }
+        }
+        append(UInt8(ascii: "\""))
+    }
+
+    /// A record's time: seconds for files, RFC 3339 UTC with milliseconds for live sources.
+    mutating func appendTime(of clock: RecordClock, start: Int, quoted: Bool) {
+        switch clock {
+        case .seconds(let rate, let offset):
+            appendNumber(Double(start) / rate + offset)
+        case .wallClock(let rate, let epoch):
+            if quoted { append(UInt8(ascii: "\"")) }
+            appendRFC3339(epochSeconds: epoch + Double(start) / rate)
+            if quoted { append(UInt8(ascii: "\"")) }
+        }
+    }
+
+    mutating func appendRFC3339(epochSeconds: Double) {
+        let milliseconds = Int64((epochSeconds * 1000).rounded(.down))
+        var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
+        var millisecond = Int(milliseconds - Int64(seconds) * 1000)
+        if millisecond < 0 {
+            millisecond += 1000
+            seconds -= 1
+        }
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        appendPadded(Int(parts.tm_year) + 1900, width: 4)
+        append(UInt8(ascii: "-"))
+        appendPadded(Int(parts.tm_mon) + 1, width: 2)
+        append(UInt8(ascii: "-"))
+        appendPadded(Int(parts.tm_mday), width: 2)
+        append(UInt8(ascii: "T"))
+        appendPadded(Int(parts.tm_hour), width: 2)
+        append(UInt8(ascii: ":"))
+        appendPadded(Int(parts.tm_min), width: 2)
+        append(UInt8(ascii: ":"))
+        appendPadded(Int(parts.tm_sec), width: 2)
+        append(UInt8(ascii: "."))
+        appendPadded(millisecond, width: 3)
+        append(UInt8(ascii: "Z"))
+    }
+
+    private mutating func appendPadded(_ value: Int, width: Int) {
+        let digits = String(value)
+        for _ in digits.utf8.count..<Swift.max(width, digits.utf8.count) { append(UInt8(ascii: "0")) }
+        append(contentsOf: digits.utf8)
+    }
+}

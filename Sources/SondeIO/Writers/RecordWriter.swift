@@ -1,0 +1,37 @@
+public import SondeCore
+
+/// Turns record batches into one of the formats of FEATURES.md section 6.
+public protocol RecordWriter: AnyObject {
+    /// Appends every record of `batch`, in order.
+    func write(_ batch: RecordBatch) throws
+    /// Writes what closes the format (JSON's `]`) and commits the output.
+    func finish() throws
+}
+
+/// The columns every record has: `[file,] time, channel, frame, start`, then `valueColumns`.
+public struct RecordLayout: Sendable, Equatable {
+    /// Feature and band column names, in order.
+    public var valueColumns: [String]
+    /// Whether a `file` column comes first (runs with several inputs).
+    public var includesFile: Bool
+
+    public init(valueColumns: [String], includesFile: Bool) {
+        self.valueColumns = valueColumns
+        self.includesFile = includesFile
+    }
+
+    public var allColumns: [String] {
+        (includesFile ? ["file"] : []) + ["time", "channel", "frame", "start"] + valueColumns
+    }
+}
+
+public enum RecordWriters {
+    /// The writer for `format`; it owns `output` and commits it in `finish()`.
+    public static func make(format: OutputFormat, layout: RecordLayout, output: OutputFile) throws -> any RecordWriter {
+        switch format {
+        case .csv: try CSVRecordWriter(layout: layout, output: output)
+        case .json: JSONRecordWriter(layout: layout, output: output, style: .array)
+        case .ndjson: JSONRecordWriter(layout: layout, output: output, style: .lines)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import SondeCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything sonde says on standard error goes through here, one line at a time.
+enum Diagnostics {
+    static func note(_ message: String) {
+        writeLine("note: \(message)")
+    }
+
+    static func error(_ message: String) {
+        writeLine("error: \(message)")
+    }
+
+    private static func writeLine(_ line: String) {
+        var bytes = Array(line.utf8)
+        bytes.append(10)
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = write(2, base + offset, raw.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}
+
+/// Runs a command body, turning a `SondeError` into one line on stderr and an exit status:
+/// 130 for an interrupted run, 0 for a reader that closed our output, 1 otherwise.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as SondeError {
+        switch error.code {
+        case .cancelled where error.message.hasPrefix("output closed"):
+            throw ExitCode.success
+        case .cancelled:
+            throw ExitCode(130)
+        default:
+            Diagnostics.error(error.description)
+            throw ExitCode.failure
+        }
+    }
+}

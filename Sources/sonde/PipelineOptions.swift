@@ -1,0 +1,56 @@
+import ArgumentParser
+import SondeCore
+import SondeDSP
+import SondePipeline
+
+/// Framing, filter and feature options, shared by every command that runs the pipeline.
+struct PipelineOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Window length N in samples: a power of two from 16 to 1048576.", valueName: "N"))
+    var window: Int = 1024
+
+    @Option(name: .long, help: ArgumentHelp("Hop H between window starts, 1...N (default N/2).", valueName: "H"))
+    var hop: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Filter stage, repeatable, applied in order: lowpass:F[:ORDER], highpass:F[:ORDER], bandpass:F1-F2[:ORDER], bandstop:F1-F2[:ORDER], notch:F[:Q], dc.",
+            valueName: "SPEC"
+        )
+    )
+    var filter: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Band powers to add, in Hz: LO-HI,LO-HI,... (e.g. 0-1000,12.5-40).", valueName: "BANDS"))
+    var bands: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Features to compute, in this order (default all): \(Feature.allCases.map(\.rawValue).joined(separator: ",")).", valueName: "LIST")
+    )
+    var features: String?
+
+    /// The validated settings; every problem is one line naming the option.
+    func settings() throws -> PipelineSettings {
+        try PipelineSettings(
+            frameLength: window,
+            hop: hop,
+            filters: try filter.map { try FilterSpec.parse($0) },
+            features: try features.map { try Feature.parseList($0) } ?? Feature.allCases,
+            bands: try bands.map { try Band.parseList($0) } ?? []
+        )
+    }
+}
+
+/// How to read inputs whose files do not say (raw samples, header-less CSV).
+struct InputOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Sample rate in Hz; overrides any rate in the file.", valueName: "R"))
+    var rate: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Channels interleaved in a raw input (default 1).", valueName: "C"))
+    var channels: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Read inputs as raw interleaved samples of this type.", valueName: "T"))
+    var sampleType: SampleFormat?
+}
+
+extension SampleFormat: ExpressibleByArgument {}

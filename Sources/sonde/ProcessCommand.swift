@@ -1,0 +1,100 @@
+import ArgumentParser
+import SondeCore
+import SondeIO
+import SondePipeline
+
+struct ProcessCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "process",
+        abstract: "Measure recorded sample files, window by window.",
+        discussion: """
+            Inputs: CSV (header and a time/t/timestamp column optional), WAV/FLAC/AIFF, raw \
+            interleaved f32le/f64le/i16le/i32le (.f32, .f64, .i16, .i32 or --sample-type), \
+            or - for standard input. Several inputs give one output with a leading `file` column.
+
+            Examples:
+              # Every feature of a WAV file, 1024-sample windows, CSV to the terminal
+              sonde process sample-data/motor.wav
+
+              # A 2-channel accelerometer CSV (rate from its time column), high-passed at 10 Hz,
+              # with two band powers, into a file (written atomically)
+              sonde process sample-data/pump-vibration.csv --filter highpass:10 \\
+                  --bands 0-500,500-2000 -o pump.csv
+
+              # Raw float samples: say the rate, the channels and the type
+              sonde process sample-data/bearing.f32le --rate 25600 --channels 2 --sample-type f32le \\
+                  --window 4096 --hop 1024 --features rms,kurtosis,dominant_frequency --format ndjson
+
+              # Samples piped in as CSV text
+              cat samples.csv | sonde process - --rate 1000
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Sample files to measure, or - for standard input.", valueName: "FILE"))
+    var inputs: [String]
+
+    @OptionGroup(title: "Pipeline")
+    var pipeline: PipelineOptions
+
+    @OptionGroup(title: "Input")
+    var input: InputOptions
+
+    @Option(name: .long, help: "Output format (default: from the -o extension, else csv).")
+    var format: OutputFormat?
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output file (default: standard output).", valueName: "OUT"))
+    var output: String?
+
+    @Flag(name: .shortAndLong, help: "No notes on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("expected at least one FILE (or - for standard input)") }
+        if let channels = input.channels, channels < 1 {
+            throw ValidationError("--channels \(channels): expected at least 1")
+        }
+        if let rate = input.rate, !(rate > 0 && rate.isFinite) {
+            throw ValidationError("--rate \(rate): expected a positive number of Hz")
+        }
+        if inputs.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("standard input (-) can be read only once")
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let settings = try pipeline.settings()
+            let options = SampleSourceOptions(sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
+            // Open and check every input and design every filter before writing anything.
+            let jobs = try inputs.map { path in
+                let source = try SampleSources.open(path: path, options: options)
+                let processor = try SourceProcessor(format: source.format, settings: settings, fileName: path)
+                return (source: source, processor: processor)
+            }
+            let outputFormat = format ?? output.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
+            let destination = try output.map { try OutputFile(atomicallyReplacing: $0) }
+                ?? OutputFile(standardOutputFlushing: .whenFull)
+            let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: inputs.count > 1)
+            do {
+                let writer = try RecordWriters.make(format: outputFormat, layout: layout, output: destination)
+                for job in jobs {
+                    let summary = try BatchRun.run(source: job.source, processor: job.processor) { try writer.write($0) }
+                    if !quiet {
+                        for note in job.source.notes { Diagnostics.note(note) }
+                        if job.processor.framesEmitted == 0 {
+                            Diagnostics.note(
+                                "\(job.processor.fileName): \(summary.samplesPerChannel) samples per channel, fewer than one window of \(settings.frameLength): no records"
+                            )
+                        }
+                    }
+                }
+                try writer.finish()
+            } catch {
+                destination.abandon()
+                throw error
+            }
+        }
+    }
+}
+
+extension OutputFormat: ExpressibleByArgument {}
