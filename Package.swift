@@ -54,6 +54,7 @@ let package = Package(
             dependencies: ["SondeCore"],
             path: "Tests/_SondeTestSupport"
         ),
+        .testTarget(name: "SondeCoreTests", dependencies: ["SondeCore", "_SondeTestSupport"]),
         .testTarget(name: "SondeDSPTests", dependencies: ["SondeDSP", "_SondeTestSupport"]),
         .testTarget(name: "SondeIOTests", dependencies: ["SondeIO", "_SondeTestSupport"]),
         .testTarget(

@@ -16,3 +16,8 @@ public protocol SampleSource: AnyObject {
     /// available once `read(into:)` has returned 0.
     var notes: [String] { get }
 }
+
+extension SampleSource {
+    /// Interleaved frames the source expects to deliver, when it knows (for progress bars).
+    public var expectedFrames: Int? { nil }
+}

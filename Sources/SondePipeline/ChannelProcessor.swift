@@ -5,19 +5,22 @@ import SondeDSP
 /// of frames not yet complete, and a feature extractor.
 final class ChannelProcessor {
     private var filter: FilterChain
-    private let extractor: FeatureExtractor
+    private let extractor: FeatureExtractor?
     private let frameLength: Int
     private let hop: Int
     /// Filtered samples from the start of the next frame onward.
     private var history: UnsafeMutableBufferPointer<Double>
     private var historyCount = 0
 
-    init(filter: FilterChain, extractor: FeatureExtractor, hop: Int, maximumBlock: Int) {
+    /// - Parameters:
+    ///   - extractor: nil when frames are measured elsewhere (the graph's workers).
+    ///   - framesHeld: complete frames the caller may leave buffered before taking them.
+    init(filter: FilterChain, extractor: FeatureExtractor?, frameLength: Int, hop: Int, maximumBlock: Int, framesHeld: Int = 1) {
         self.filter = filter
         self.extractor = extractor
-        frameLength = extractor.configuration.frameLength
+        self.frameLength = frameLength
         self.hop = hop
-        history = .allocate(capacity: frameLength + maximumBlock)
+        history = .allocate(capacity: (Swift.max(framesHeld, 1) - 1) * hop + frameLength + maximumBlock)
     }
 
     deinit { history.deallocate() }
@@ -44,7 +47,15 @@ final class ChannelProcessor {
     /// Measures buffered frame `index` (0 = the oldest incomplete one) into `values`.
     func extractFrame(_ index: Int, into values: UnsafeMutableBufferPointer<Double>) {
         let start = index * hop
-        extractor.extract(UnsafeBufferPointer(rebasing: history[start..<(start + frameLength)]), into: values)
+        extractor?.extract(UnsafeBufferPointer(rebasing: history[start..<(start + frameLength)]), into: values)
+    }
+
+    /// The samples of the oldest `frames` complete frames, `(frames - 1) * hop + frameLength`
+    /// of them, for a worker to measure.
+    func copyFrames(_ frames: Int) -> [Double] {
+        let count = (frames - 1) * hop + frameLength
+        precondition(frames >= 1 && count <= historyCount)
+        return Array(history[0..<count])
     }
 
     /// Forgets the first `frames` frames' hops once they are measured.

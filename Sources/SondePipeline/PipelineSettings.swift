@@ -31,6 +31,14 @@ public struct PipelineSettings: Sendable {
     /// Column names of each record's values (features, then bands).
     public var valueColumns: [String] { features.map(\.rawValue) + bands.map(\.columnName) }
 
+    /// Checks that the filters and bands fit a source at `sampleRate`, so a command can
+    /// refuse it before writing any output.
+    /// - Throws: `SondeError(.invalidArgument)` naming the stage or band that does not fit.
+    public func validate(sampleRate: Double) throws {
+        _ = try featureConfiguration(sampleRate: sampleRate)
+        for filter in filters { _ = try filter.design(sampleRate: sampleRate) }
+    }
+
     /// The feature configuration for a source at `sampleRate`.
     /// - Throws: `SondeError(.invalidArgument)` for bands or filters that do not fit that rate.
     public func featureConfiguration(sampleRate: Double) throws -> FeatureConfiguration {

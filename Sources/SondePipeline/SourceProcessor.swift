@@ -28,6 +28,7 @@ public final class SourceProcessor {
             ChannelProcessor(
                 filter: FilterChain(filters),
                 extractor: FeatureExtractor(configuration: configuration),
+                frameLength: settings.frameLength,
                 hop: settings.hop,
                 maximumBlock: maximumBlock
             )

@@ -32,9 +32,9 @@ enum Diagnostics {
 
 /// Runs a command body, turning a `SondeError` into one line on stderr and an exit status:
 /// 130 for an interrupted run, 0 for a reader that closed our output, 1 otherwise.
-func reportingErrors(_ body: () throws -> Void) throws {
+func reportingErrors(_ body: () async throws -> Void) async throws {
     do {
-        try body()
+        try await body()
     } catch let error as SondeError {
         switch error.code {
         case .cancelled where error.message.hasPrefix("output closed"):

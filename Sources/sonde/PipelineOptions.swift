@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SondeCore
 import SondeDSP
 import SondePipeline
@@ -54,3 +55,21 @@ struct InputOptions: ParsableArguments {
 }
 
 extension SampleFormat: ExpressibleByArgument {}
+
+/// How the streaming engine runs: workers and buffer sizes.
+struct EngineOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Feature workers and files worked on at once (default: the number of cores).", valueName: "J"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(name: .long, help: ArgumentHelp("Samples each input's ring buffer holds (rounded up to a power of two).", valueName: "S"))
+    var ringCapacity: Int = 1 << 18
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs \(jobs): expected at least 1") }
+        guard ringCapacity >= 2 else { throw ValidationError("--ring-capacity \(ringCapacity): expected at least 2 samples") }
+    }
+
+    func graphOptions() -> PipelineGraph.Options {
+        PipelineGraph.Options(jobs: jobs, ringCapacity: ringCapacity)
+    }
+}

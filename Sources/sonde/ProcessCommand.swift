@@ -3,14 +3,16 @@ import SondeCore
 import SondeIO
 import SondePipeline
 
-struct ProcessCommand: ParsableCommand {
+struct ProcessCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "process",
         abstract: "Measure recorded sample files, window by window.",
         discussion: """
             Inputs: CSV (header and a time/t/timestamp column optional), WAV/FLAC/AIFF, raw \
             interleaved f32le/f64le/i16le/i32le (.f32, .f64, .i16, .i32 or --sample-type), \
-            or - for standard input. Several inputs give one output with a leading `file` column.
+            - for standard input, a directory (its sample files, sorted) or a quoted glob \
+            ('data/*.wav'). Several inputs give one output with a leading `file` column, in \
+            argument order; up to --jobs of them are worked on at once.
 
             Examples:
               # Every feature of a WAV file, 1024-sample windows, CSV to the terminal
@@ -39,6 +41,9 @@ struct ProcessCommand: ParsableCommand {
     @OptionGroup(title: "Input")
     var input: InputOptions
 
+    @OptionGroup(title: "Engine")
+    var engine: EngineOptions
+
     @Option(name: .long, help: "Output format (default: from the -o extension, else csv).")
     var format: OutputFormat?
 
@@ -61,40 +66,59 @@ struct ProcessCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try reportingErrors {
+    func run() async throws {
+        try await reportingErrors {
             let settings = try pipeline.settings()
             let options = SampleSourceOptions(sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
             // Open and check every input and design every filter before writing anything.
-            let jobs = try inputs.map { path in
+            let paths = try InputPaths.expand(inputs)
+            let graphInputs = try paths.map { path in
                 let source = try SampleSources.open(path: path, options: options)
-                let processor = try SourceProcessor(format: source.format, settings: settings, fileName: path)
-                return (source: source, processor: processor)
+                try settings.validate(sampleRate: source.format.sampleRate)
+                return PipelineGraph.Input(name: path, source: source)
             }
             let outputFormat = format ?? output.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
             let destination = try output.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
-            let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: inputs.count > 1)
+            let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: paths.count > 1)
+            let graph = PipelineGraph(settings: settings, options: engine.graphOptions())
+            let interrupts = Interrupts { _ in graph.stop() }
+            let totalSamples = graphInputs.reduce(0 as Int?) { total, input in
+                guard let total, let frames = input.source.expectedFrames else { return nil }
+                return total + frames * input.source.format.channelCount
+            }
+            let progress = ProgressBar(enabled: !quiet, total: totalSamples) { graph.progress }
             do {
-                let writer = try RecordWriters.make(format: outputFormat, layout: layout, output: destination)
-                for job in jobs {
-                    let summary = try BatchRun.run(source: job.source, processor: job.processor) { try writer.write($0) }
-                    if !quiet {
-                        for note in job.source.notes { Diagnostics.note(note) }
-                        if job.processor.framesEmitted == 0 {
+                let writer = UncheckedWriter(try RecordWriters.make(format: outputFormat, layout: layout, output: destination))
+                let summary = try await graph.run(inputs: graphInputs) { try writer.writer.write($0) }
+                progress?.finish()
+                try writer.writer.finish()
+                if !quiet {
+                    for (index, input) in graphInputs.enumerated() {
+                        for note in input.source.notes { Diagnostics.note(note) }
+                        if summary.frames[index] == 0 && !summary.stopped {
                             Diagnostics.note(
-                                "\(job.processor.fileName): \(summary.samplesPerChannel) samples per channel, fewer than one window of \(settings.frameLength): no records"
+                                "\(input.name): \(summary.samplesPerChannel[index]) samples per channel, fewer than one window of \(settings.frameLength): no records"
                             )
                         }
                     }
                 }
-                try writer.finish()
             } catch {
+                progress?.finish()
                 destination.abandon()
                 throw error
             }
+            if let status = interrupts.exitStatus { throw ExitCode(status) }
         }
     }
+}
+
+/// The record writer, handed to the graph's exporter.
+private struct UncheckedWriter: @unchecked Sendable {
+    // @unchecked: the graph calls `emit` from its exporter only, one batch at a time, and
+    // `finish()` runs after the graph has returned.
+    let writer: any RecordWriter
+    init(_ writer: any RecordWriter) { self.writer = writer }
 }
 
 extension OutputFormat: ExpressibleByArgument {}

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Paths of the committed fixtures, found from this file's location so tests run from any
 /// working directory.

@@ -2,7 +2,7 @@ public import SondeCore
 
 /// What to measure on each frame: the window, the sample rate, the features and bands, in
 /// output-column order. Validated once, before any sample is processed.
-public struct FeatureConfiguration: Sendable, Equatable {
+public struct FeatureConfiguration: Sendable, Hashable {
     /// N, a power of two from 16 to 1,048,576.
     public var frameLength: Int
     /// Hz, > 0.

@@ -1,0 +1,242 @@
+public import SondeCore
+import SondeDSP
+import Synchronization
+
+/// The streaming engine: source → ring buffer → framer/filter → feature workers →
+/// in-order exporter, with bounded queues between stages.
+///
+/// - Readers run their blocking reads on a dedicated thread and write interleaved samples
+///   into a `RingBuffer` per source.
+/// - A framer per source de-interleaves, filters each channel (state carried), and cuts
+///   jobs of `framesPerJob` frames per channel for the worker pool.
+/// - `jobs` workers measure frames with their own `FeatureExtractor`s.
+/// - The exporter awaits each job's result in output order (file, frame, channel) and
+///   hands batches to `emit`, so output is identical whatever `jobs` or the ring size.
+///
+/// Every queue is bounded, so a slow exporter slows the readers and memory does not grow
+/// with input length. The first error cancels the whole graph and is thrown once.
+public final class PipelineGraph: Sendable {
+    /// Sizes that bound concurrency and memory.
+    public struct Options: Sendable {
+        /// Feature workers, and files worked on at once.
+        public var jobs: Int
+        /// Samples (all channels together) each source's ring holds.
+        public var ringCapacity: Int
+        /// Frames measured per job; 1 for the lowest latency (live), more for throughput.
+        public var framesPerJob: Int
+        /// Interleaved frames a reader asks its source for at a time.
+        public var readFrames: Int
+
+        public init(jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 32, readFrames: Int = 16_384) {
+            self.jobs = Swift.max(1, jobs)
+            self.ringCapacity = ringCapacity
+            self.framesPerJob = Swift.max(1, framesPerJob)
+            self.readFrames = Swift.max(1, readFrames)
+        }
+    }
+
+    /// One input of a run, opened and checked before the graph starts.
+    public struct Input: @unchecked Sendable {
+        // @unchecked: the source is used by its reader stage only, one call at a time.
+        public var name: String
+        public var source: any SampleSource
+
+        public init(name: String, source: any SampleSource) {
+            self.name = name
+            self.source = source
+        }
+    }
+
+    /// What a run did.
+    public struct Summary: Sendable {
+        /// Samples per channel read from each input, in input order.
+        public var samplesPerChannel: [Int]
+        /// Frames measured for each input.
+        public var frames: [Int]
+        /// Records handed to `emit`.
+        public var records: Int
+        /// Whether `stop()` ended the run early.
+        public var stopped: Bool
+    }
+
+    public let settings: PipelineSettings
+    public let options: Options
+    private let stopRequested = Atomic<Bool>(false)
+    private let samplesRead = Atomic<Int>(0)
+
+    public init(settings: PipelineSettings, options: Options) {
+        self.settings = settings
+        self.options = options
+    }
+
+    /// Ends the run gracefully (SIGINT): readers stop, and every record already complete
+    /// is measured and emitted before `run` returns.
+    public func stop() {
+        stopRequested.store(true, ordering: .relaxed)
+    }
+
+    /// Samples (all channels) read so far, for progress reports.
+    public var progress: Int { samplesRead.load(ordering: .relaxed) }
+
+    /// Runs every input to its end (or to `stop()`), calling `emit` with batches in output
+    /// order from one task at a time.
+    /// - Throws: the first error of any stage (bad input, a failed write); the others stop.
+    public func run(inputs: [Input], emit: @escaping @Sendable (RecordBatch) throws -> Void) async throws -> Summary {
+        let stages = try inputs.map { input in
+            try SourceStage(input: input, settings: settings, options: options)
+        }
+        let work = AsyncBoundedQueue<WorkItem>(capacity: 2 * options.jobs)
+        let failure = GraphFailure(stages: stages, work: work)
+        let io = BlockingIO(label: "sonde.export")
+
+        let records = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<options.jobs {
+                group.addTask {
+                    await Self.measure(work)
+                    return 0
+                }
+            }
+            group.addTask { [self] in
+                do {
+                    try await runSources(stages, work: work)
+                    work.finish()
+                } catch {
+                    failure.fail(error)
+                }
+                return 0
+            }
+            group.addTask {
+                do {
+                    return try await Self.export(stages, io: io, emit: emit)
+                } catch {
+                    failure.fail(error)
+                    return 0
+                }
+            }
+            var records = 0
+            for try await count in group { records += count }
+            return records
+        }
+        if let error = failure.error { throw error }
+        return Summary(
+            samplesPerChannel: stages.map { $0.samplesPerChannel.load(ordering: .relaxed) },
+            frames: stages.map { $0.framesCut.load(ordering: .relaxed) },
+            records: records,
+            stopped: stopRequested.load(ordering: .relaxed)
+        )
+    }
+
+    /// Runs at most `jobs` sources at once, in argument order (fill, then one per finish).
+    private func runSources(_ stages: [SourceStage], work: AsyncBoundedQueue<WorkItem>) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func startNext() {
+                guard next < stages.count else { return }
+                let stage = stages[next]
+                next += 1
+                group.addTask { [self] in try await run(stage, work: work) }
+            }
+            for _ in 0..<options.jobs { startNext() }
+            while try await group.next() != nil { startNext() }
+        }
+    }
+
+    private func run(_ stage: SourceStage, work: AsyncBoundedQueue<WorkItem>) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in try await stage.read(stopRequested: stopRequested, samplesRead: samplesRead) }
+            group.addTask { await stage.cut(into: work) }
+            try await group.waitForAll()
+        }
+    }
+
+    /// A worker: measures jobs until the queue ends. Each worker keeps its own extractors
+    /// (they own FFT buffers and are not thread-safe), one per configuration it has met.
+    private static func measure(_ work: AsyncBoundedQueue<WorkItem>) async {
+        var extractors: [FeatureConfiguration: FeatureExtractor] = [:]
+        while let item = await work.next() {
+            let extractor: FeatureExtractor
+            if let existing = extractors[item.configuration] {
+                extractor = existing
+            } else {
+                extractor = FeatureExtractor(configuration: item.configuration)
+                extractors[item.configuration] = extractor
+            }
+            let columns = item.configuration.columnCount
+            let length = item.configuration.frameLength
+            var values = [Double](repeating: 0, count: item.frameCount * columns)
+            item.samples.withUnsafeBufferPointer { samples in
+                values.withUnsafeMutableBufferPointer { values in
+                    for frame in 0..<item.frameCount {
+                        let start = frame * item.hop
+                        extractor.extract(
+                            UnsafeBufferPointer(rebasing: samples[start..<(start + length)]),
+                            into: UnsafeMutableBufferPointer(rebasing: values[(frame * columns)..<((frame + 1) * columns)])
+                        )
+                    }
+                }
+            }
+            item.result.fulfil(values)
+        }
+    }
+
+    /// The exporter: results in output order, regardless of which worker finished first.
+    private static func export(_ stages: [SourceStage], io: BlockingIO, emit: @escaping @Sendable (RecordBatch) throws -> Void) async throws -> Int {
+        var records = 0
+        for stage in stages {
+            while let ticket = await stage.tickets.next() {
+                var perChannel: [[Double]] = []
+                perChannel.reserveCapacity(ticket.results.count)
+                for result in ticket.results {
+                    guard let values = await result.value() else { return records }
+                    perChannel.append(values)
+                }
+                let batch = stage.batch(firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: perChannel)
+                records += batch.recordCount
+                try await io.run { try emit(batch) }
+            }
+        }
+        return records
+    }
+}
+
+/// Stores the first error of a run and cancels every queue and ring so all stages end.
+private final class GraphFailure: Sendable {
+    private let first = Mutex<(any Error)?>(nil)
+    private let stages: [SourceStage]
+    private let work: AsyncBoundedQueue<WorkItem>
+
+    init(stages: [SourceStage], work: AsyncBoundedQueue<WorkItem>) {
+        self.stages = stages
+        self.work = work
+    }
+
+    var error: (any Error)? { first.withLock { $0 } }
+
+    func fail(_ error: any Error) {
+        let isFirst = first.withLock { first -> Bool in
+            guard first == nil else { return false }
+            first = error
+            return true
+        }
+        guard isFirst else { return }
+        // Results nobody will compute: wake the exporter if it waits for one.
+        for item in work.cancel() { item.result.abandon() }
+        for stage in stages { stage.cancel() }
+    }
+}
+
+/// One channel's frames for a worker to measure.
+struct WorkItem: Sendable {
+    var samples: [Double]
+    var frameCount: Int
+    var hop: Int
+    var configuration: FeatureConfiguration
+    var result: ResultSlot<[Double]>
+}
+
+/// The jobs of one block of frames, one result per channel, in the order the exporter needs.
+struct BlockTicket: Sendable {
+    var firstFrame: Int
+    var frameCount: Int
+    var results: [ResultSlot<[Double]>]
+}

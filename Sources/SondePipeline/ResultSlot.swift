@@ -1,0 +1,62 @@
+import Synchronization
+
+/// A value computed by one task and awaited by another: a worker fills it, the exporter
+/// waits for it. The exporter awaits slots in output order, which is how results computed
+/// out of order come out in order without a separate reorder buffer.
+final class ResultSlot<Value: Sendable>: Sendable {
+    private enum State {
+        case pending
+        case waiting(CheckedContinuation<Value?, Never>)
+        case ready(Value)
+        case abandoned
+    }
+
+    private let state = Mutex<State>(.pending)
+
+    func fulfil(_ value: Value) {
+        let waiter: CheckedContinuation<Value?, Never>? = state.withLock { state in
+            switch state {
+            case .waiting(let continuation):
+                state = .abandoned
+                return continuation
+            case .pending:
+                state = .ready(value)
+                return nil
+            case .ready, .abandoned:
+                return nil
+            }
+        }
+        waiter?.resume(returning: value)
+    }
+
+    /// Wakes a waiter with nil: the graph was cancelled before the value was computed.
+    func abandon() {
+        let waiter: CheckedContinuation<Value?, Never>? = state.withLock { state in
+            defer { state = .abandoned }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// The value, once fulfilled; nil if the slot was abandoned.
+    func value() async -> Value? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            let immediate: Value?? = state.withLock { state in
+                switch state {
+                case .ready(let value):
+                    state = .abandoned
+                    return .some(value)
+                case .abandoned:
+                    return .some(nil)
+                case .pending:
+                    state = .waiting(continuation)
+                    return nil
+                case .waiting:
+                    preconditionFailure("a result slot has one reader")
+                }
+            }
+            if let immediate { continuation.resume(returning: immediate) }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import SondeCore
+import SondeDSP
+import Synchronization
+
+/// The per-input part of the graph: a reader filling a ring, and a framer that filters each
+/// channel and cuts jobs for the workers.
+final class SourceStage: @unchecked Sendable {
+    // @unchecked: the mutable parts each belong to one task: `source` and `readBlock` to the
+    // reader, `channels` and `cutBlock` to the framer. What they share is thread-safe: the
+    // SPSC ring, the ticket queue, and atomics.
+    let name: String
+    let format: StreamFormat
+    let configuration: FeatureConfiguration
+    let tickets: AsyncBoundedQueue<BlockTicket>
+    let samplesPerChannel = Atomic<Int>(0)
+    let framesCut = Atomic<Int>(0)
+
+    private let source: any SampleSource
+    private let ring: RingBuffer
+    private let channels: [ChannelProcessor]
+    private let hop: Int
+    private let framesPerJob: Int
+    private let readBlock: UnsafeMutableBufferPointer<Double>
+    private let cutBlock: UnsafeMutableBufferPointer<Double>
+    private let io: BlockingIO
+
+    /// Designs the filters for the input's rate.
+    /// - Throws: `SondeError(.invalidArgument)` for filters or bands that do not fit it.
+    init(input: PipelineGraph.Input, settings: PipelineSettings, options: PipelineGraph.Options) throws {
+        let format = input.source.format
+        name = input.name
+        self.format = format
+        source = input.source
+        configuration = try settings.featureConfiguration(sampleRate: format.sampleRate)
+        let designs = try settings.filters.map { try $0.design(sampleRate: format.sampleRate) }
+        let channelCount = format.channelCount
+        // The ring holds at least one interleaved frame, whatever the option says.
+        ring = RingBuffer(capacity: Swift.max(options.ringCapacity, channelCount))
+        let readFrames = Swift.max(1, Swift.min(options.readFrames, ring.capacity / channelCount))
+        readBlock = .allocate(capacity: options.readFrames * channelCount)
+        cutBlock = .allocate(capacity: readFrames * channelCount)
+        hop = settings.hop
+        framesPerJob = options.framesPerJob
+        channels = (0..<channelCount).map { _ in
+            ChannelProcessor(
+                filter: FilterChain(designs), extractor: nil, frameLength: settings.frameLength, hop: settings.hop,
+                maximumBlock: readFrames, framesHeld: options.framesPerJob
+            )
+        }
+        // Enough tickets in flight to keep every worker busy, few enough to bound memory.
+        tickets = AsyncBoundedQueue(capacity: 2 * options.jobs + 2)
+        io = BlockingIO(label: "sonde.read.\(name)")
+    }
+
+    deinit {
+        readBlock.deallocate()
+        cutBlock.deallocate()
+    }
+
+    /// Reader: blocking reads on the I/O thread, then into the ring (waiting when it is full).
+    func read(stopRequested: borrowing Atomic<Bool>, samplesRead: borrowing Atomic<Int>) async throws {
+        defer { ring.close() }
+        let channelCount = format.channelCount
+        while !stopRequested.load(ordering: .relaxed), !ring.isCancelled {
+            let frames = try await io.run { [self] in try source.read(into: readBlock) }
+            if frames == 0 { break }
+            samplesPerChannel.add(frames, ordering: .relaxed)
+            samplesRead.add(frames * channelCount, ordering: .relaxed)
+            await ring.writeAll(UnsafeBufferPointer(rebasing: readBlock[0..<(frames * channelCount)]))
+        }
+    }
+
+    /// Framer: de-interleaves and filters each channel, then sends complete frames to the
+    /// workers, `framesPerJob` at a time (the rest at the end of the input).
+    func cut(into work: AsyncBoundedQueue<WorkItem>) async {
+        defer { tickets.finish() }
+        let channelCount = format.channelCount
+        var nextFrame = 0
+        while true {
+            let frames = await readFromRing()
+            if frames == 0 { break }
+            let block = UnsafeBufferPointer(rebasing: cutBlock[0..<(frames * channelCount)])
+            for (index, channel) in channels.enumerated() {
+                channel.append(interleaved: block, channel: index, channelCount: channelCount)
+            }
+            while let complete = channels.first?.completeFrames, complete >= framesPerJob {
+                guard await send(frames: framesPerJob, first: nextFrame, to: work) else { return }
+                nextFrame += framesPerJob
+            }
+        }
+        if ring.isCancelled { return }
+        if let complete = channels.first?.completeFrames, complete > 0 {
+            _ = await send(frames: complete, first: nextFrame, to: work)
+        }
+    }
+
+    private func send(frames: Int, first: Int, to work: AsyncBoundedQueue<WorkItem>) async -> Bool {
+        var results: [ResultSlot<[Double]>] = []
+        for channel in channels {
+            let result = ResultSlot<[Double]>()
+            results.append(result)
+            let item = WorkItem(samples: channel.copyFrames(frames), frameCount: frames, hop: hop, configuration: configuration, result: result)
+            channel.discardFrames(frames)
+            guard await work.send(item) else { return false }
+        }
+        framesCut.add(frames, ordering: .relaxed)
+        // Work first, then the ticket: a ticket the exporter holds always has its work queued.
+        return await tickets.send(BlockTicket(firstFrame: first, frameCount: frames, results: results))
+    }
+
+    /// Waits for whole interleaved frames and copies up to a block of them out of the ring.
+    /// Returns 0 at the end of the input.
+    private func readFromRing() async -> Int {
+        let channelCount = format.channelCount
+        while true {
+            let available = Swift.min(ring.readableCount / channelCount, cutBlock.count / channelCount)
+            if available > 0 {
+                let read = ring.read(into: UnsafeMutableBufferPointer(rebasing: cutBlock[0..<(available * channelCount)]))
+                return read / channelCount
+            }
+            if ring.isClosed, ring.readableCount < channelCount { return 0 }
+            await ring.waitForData(channelCount)
+        }
+    }
+
+    /// The records of `frameCount` frames, channels interleaved frame by frame.
+    func batch(firstFrame: Int, frameCount: Int, perChannel: [[Double]]) -> RecordBatch {
+        let columns = configuration.columnCount
+        let channelCount = perChannel.count
+        var values = [Double](repeating: 0, count: frameCount * channelCount * columns)
+        for frame in 0..<frameCount {
+            for channel in 0..<channelCount {
+                let destination = (frame * channelCount + channel) * columns
+                let source = frame * columns
+                for column in 0..<columns { values[destination + column] = perChannel[channel][source + column] }
+            }
+        }
+        return RecordBatch(
+            fileName: name, channelNames: format.channelNames, columnCount: columns, firstFrame: firstFrame,
+            frameCount: frameCount, hop: hop, clock: .seconds(sampleRate: format.sampleRate, offset: format.timeOffset),
+            values: values
+        )
+    }
+
+    func cancel() {
+        ring.cancel()
+        for ticket in tickets.cancel() {
+            for result in ticket.results { result.abandon() }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import _SondeTestSupport
+
+/// One case of `Tests/Fixtures/cases.json`: inputs and `sonde process` options, with the
+/// records `reference.py` (numpy/scipy/librosa) computed for them.
+struct ReferenceCase: Decodable, CustomTestStringConvertible, Sendable {
+    var name: String
+    var inputs: [String]
+    var args: [String]
+    var expected: String
+    var fs: Double
+    var expectedNote: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, inputs, args, expected, fs
+        case expectedNote = "expected_note"
+    }
+
+    var testDescription: String { name }
+
+    static func all() throws -> [ReferenceCase] {
+        try JSONDecoder().decode([ReferenceCase].self, from: Fixtures.data("cases.json"))
+    }
+}
+
+@Suite struct ReferenceCaseTests {
+    /// Every case agrees with the reference record for record, within FEATURES.md's tolerances.
+    @Test(arguments: try ReferenceCase.all())
+    func processMatchesReference(_ testCase: ReferenceCase) throws {
+        let result = try SondeBinary.run(["process"] + testCase.inputs + testCase.args + ["--format", "csv"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let got = RecordTable(csv: result.stdout)
+        let want = RecordTable(csv: try String(contentsOf: Fixtures.url(testCase.expected), encoding: .utf8))
+        #expect(got.columns == want.columns)
+        #expect(got.rows.count == want.rows.count)
+        var reported = 0
+        for (index, (gotRow, wantRow)) in zip(got.rows, want.rows).enumerated() {
+            let problems = FeatureTolerance.mismatches(columns: want.columns, got: gotRow, want: wantRow, sampleRate: testCase.fs)
+            if !problems.isEmpty, reported < 5 {
+                reported += 1
+                Issue.record("record \(index) (\(wantRow.prefix(5).joined(separator: ","))): \(problems.joined(separator: "; "))")
+            }
+        }
+        if let note = testCase.expectedNote {
+            #expect(result.stderr.contains(note), "expected a note containing '\(note)' on stderr, got: \(result.stderr)")
+        }
+    }
+
+    /// Each output format carries the same values: JSON and NDJSON agree with CSV exactly.
+    @Test func formatsCarryIdenticalValues() throws {
+        let testCase = try #require(try ReferenceCase.all().first { $0.inputs.count == 1 })
+        let base = ["process"] + testCase.inputs + testCase.args
+        let csv = RecordTable(csv: try SondeBinary.run(base + ["--format", "csv"]).stdout)
+        let ndjson = try SondeBinary.run(base + ["--format", "ndjson"]).stdout
+        let json = try SondeBinary.run(base + ["--format", "json"]).stdout
+        let lines = ndjson.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        #expect(lines.count == csv.rows.count && array.count == csv.rows.count)
+        for (row, (line, object)) in zip(csv.rows, zip(lines, array)) {
+            for (column, name) in csv.columns.enumerated() where name != "channel" {
+                let fromCSV = Double(row[column])
+                #expect((line?[name] as? NSNumber)?.doubleValue == fromCSV, "\(name)")
+                #expect((object[name] as? NSNumber)?.doubleValue == fromCSV, "\(name)")
+            }
+        }
+    }
+}
