@@ -15,7 +15,7 @@ final class Interrupts: @unchecked Sendable {
     /// - Parameter handler: called once, on a private queue, at the first signal.
     init(_ signals: [Int32] = [SIGINT, SIGTERM], handler: @escaping @Sendable (Int32) -> Void) {
         for number in signals {
-            signal(number, SIG_IGN)
+            Glibc.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [weak self] in
                 guard let self, self.received == nil else { return }

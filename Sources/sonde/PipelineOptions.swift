@@ -54,7 +54,6 @@ struct InputOptions: ParsableArguments {
     var sampleType: SampleFormat?
 }
 
-extension SampleFormat: ExpressibleByArgument {}
 
 /// How the streaming engine runs: workers and buffer sizes.
 struct EngineOptions: ParsableArguments {

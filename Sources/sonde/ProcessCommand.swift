@@ -121,4 +121,3 @@ private struct UncheckedWriter: @unchecked Sendable {
     init(_ writer: any RecordWriter) { self.writer = writer }
 }
 
-extension OutputFormat: ExpressibleByArgument {}

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Sonde: ParsableCommand {
+struct Sonde: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sonde",
         abstract: "Turn sensor samples into per-window measurements.",

@@ -1,0 +1,7 @@
+// Public because the library types are public; the conformances live only in the executable.
+public import ArgumentParser
+public import SondeCore
+public import SondeIO
+
+extension SampleFormat: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
