@@ -84,7 +84,9 @@ public final class RingBuffer: @unchecked Sendable {
         while offset < samples.count, !isCancelled {
             let written = write(UnsafeBufferPointer(rebasing: samples[offset...]))
             offset += written
-            if written == 0 { await waitForSpace(Swift.min(samples.count - offset, capacity)) }
+            // Wait for any room at all: a consumer that takes whole multichannel frames may
+            // leave a few samples behind, so waiting for a full ring's worth could deadlock.
+            if written == 0 { await waitForSpace(1) }
         }
     }
 

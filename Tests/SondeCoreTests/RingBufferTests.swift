@@ -114,11 +114,12 @@ import Testing
         let ring = RingBuffer(capacity: capacity)
         let total = 1_000_000
         async let produced: Int = {
-            var buffer = [Double](repeating: 0, count: 1000)
+            let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: 1000)
+            defer { buffer.deallocate() }
             var next = 0
             while next < total {
                 for i in 0..<buffer.count { buffer[i] = Double(next + i) }
-                await buffer.withUnsafeBufferPointer { await ring.writeAll($0) }
+                await ring.writeAll(UnsafeBufferPointer(buffer))
                 next += buffer.count
             }
             ring.close()

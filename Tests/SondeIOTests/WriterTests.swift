@@ -10,7 +10,7 @@ import _SondeTestSupport
         // 2 frames × 2 channels × 2 columns, values chosen to need the shortest form.
         RecordBatch(
             fileName: fileName, channelNames: channels, columnCount: 2, firstFrame: 3, frameCount: 2, hop: 10,
-            clock: clock, values: [0.1, 1e-5, 2, -0.0, 1.0 / 3.0, 123456789.125, 1e300, 5e-324]
+            clock: clock, values: [0.1, 1e-5, 2, -0.0, 1.0 / 3.0, 123456789.125, 1e300, Double.leastNonzeroMagnitude]
         )
     }
 

@@ -1,0 +1,58 @@
+/// The filter stages of FEATURES.md section 2, applied in order to one continuous stream.
+///
+/// The stages are run as one cascade of all their sections: feeding stage 1's output into
+/// stage 2 sample by sample is exactly what running the concatenated sections does, so the
+/// output is identical to applying each stage's `sosfilt` in turn, with one pass per section
+/// and no intermediate buffers.
+public struct FilterChain: Sendable {
+    /// The designs, in the order they are applied.
+    public let stages: [SecondOrderSections]
+    /// nil when there are no stages: processing then leaves the samples alone.
+    private var cascade: SOSFilter?
+
+    /// - Parameter stages: designs applied first to last; may be empty.
+    public init(_ stages: [SecondOrderSections]) {
+        self.stages = stages
+        if stages.isEmpty {
+            cascade = nil
+        } else {
+            cascade = SOSFilter(SecondOrderSections(uncheckedCoefficients: stages.flatMap(\.coefficients)))
+        }
+    }
+
+    /// Designs every stage for `sampleRate` and chains them.
+    /// - Throws: the first stage's design error (`SondeError` `.invalidArgument`, naming the stage).
+    public init(specs: [FilterSpec], sampleRate: Double) throws {
+        self.init(try specs.map { try $0.design(sampleRate: sampleRate) })
+    }
+
+    /// True when the chain has no stages.
+    public var isEmpty: Bool { stages.isEmpty }
+
+    /// Clears every stage's state and keeps the designs.
+    public mutating func reset() {
+        cascade?.reset()
+    }
+
+    /// Filters `samples` in place, continuing from the previous call. Allocates nothing.
+    public mutating func process(_ samples: UnsafeMutableBufferPointer<Double>) {
+        cascade?.process(samples)
+    }
+
+    /// Filters `input` into `output` (which may be the same memory), continuing from the
+    /// previous call. Allocates nothing.
+    /// - Precondition: `output.count == input.count`.
+    public mutating func process(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
+        precondition(output.count == input.count, "FilterChain.process: output has \(output.count) samples, input \(input.count)")
+        if cascade != nil {
+            cascade?.process(input, into: output)
+        } else if let source = input.baseAddress, let destination = output.baseAddress, source != destination {
+            destination.update(from: source, count: input.count)
+        }
+    }
+
+    /// Filters `samples` in place; a convenience for arrays.
+    public mutating func process(_ samples: inout [Double]) {
+        cascade?.process(&samples)
+    }
+}

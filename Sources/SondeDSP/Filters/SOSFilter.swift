@@ -1,0 +1,104 @@
+/// Runs second-order sections over a continuous stream, exactly as `scipy.signal.sosfilt` does.
+///
+/// Transposed direct form II, per sample and section: `y = b0·x + z0`,
+/// `z0 = b1·x - a1·y + z1`, `z1 = b2·x - a2·y`, evaluated in that order and grouping, in
+/// double precision, so the output is bit for bit scipy's on the same machine class. State
+/// starts at zero and carries across calls: filtering a signal in one call or in any chunking
+/// gives identical doubles.
+///
+/// The block is run through each section in turn rather than each sample through all
+/// sections: every section sees the same inputs in the same order either way, so the result is
+/// identical, and one section's five coefficients and two state values stay in registers.
+public struct SOSFilter: Sendable {
+    /// The design being run.
+    public let sections: SecondOrderSections
+    /// `b0 b1 b2 a1 a2` per section (`a0` is 1 and never used).
+    private let taps: [Double]
+    /// `z0 z1` per section.
+    private var state: [Double]
+
+    /// - Parameter sections: the design; state starts at zero.
+    public init(_ sections: SecondOrderSections) {
+        self.sections = sections
+        var taps: [Double] = []
+        taps.reserveCapacity(5 * sections.sectionCount)
+        for section in 0..<sections.sectionCount {
+            let row = 6 * section
+            taps += [
+                sections.coefficients[row], sections.coefficients[row + 1], sections.coefficients[row + 2],
+                sections.coefficients[row + 4], sections.coefficients[row + 5],
+            ]
+        }
+        self.taps = taps
+        state = [Double](repeating: 0, count: 2 * sections.sectionCount)
+    }
+
+    /// Clears the state (as at construction) and keeps the design, for a new, unrelated stream.
+    public mutating func reset() {
+        for index in state.indices {
+            state[index] = 0
+        }
+    }
+
+    /// Filters `samples` in place, continuing from the previous call. Allocates nothing.
+    public mutating func process(_ samples: UnsafeMutableBufferPointer<Double>) {
+        guard let base = samples.baseAddress, !samples.isEmpty else { return }
+        run(from: UnsafePointer(base), to: base, count: samples.count)
+    }
+
+    /// Filters `input` into `output` (which may be the same memory), continuing from the
+    /// previous call. Allocates nothing.
+    /// - Precondition: `output.count == input.count`.
+    public mutating func process(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
+        precondition(output.count == input.count, "SOSFilter.process: output has \(output.count) samples, input \(input.count)")
+        guard let source = input.baseAddress, let destination = output.baseAddress, !input.isEmpty else { return }
+        run(from: source, to: destination, count: input.count)
+    }
+
+    /// Filters `samples` in place; a convenience for arrays.
+    public mutating func process(_ samples: inout [Double]) {
+        samples.withUnsafeMutableBufferPointer { process($0) }
+    }
+
+    /// The first section reads `source`, the others work in place on `destination`.
+    private mutating func run(from source: UnsafePointer<Double>, to destination: UnsafeMutablePointer<Double>, count: Int) {
+        taps.withUnsafeBufferPointer { taps in
+            state.withUnsafeMutableBufferPointer { state in
+                guard let taps = taps.baseAddress, let state = state.baseAddress else { return }
+                var input = source
+                for section in 0..<(self.sections.sectionCount) {
+                    Self.runSection(
+                        taps: taps + 5 * section, state: state + 2 * section,
+                        from: input, to: destination, count: count
+                    )
+                    input = UnsafePointer(destination)
+                }
+            }
+        }
+    }
+
+    /// One biquad over the block; the loop that all filtering time is spent in.
+    @inline(__always)
+    private static func runSection(
+        taps: UnsafePointer<Double>, state: UnsafeMutablePointer<Double>,
+        from input: UnsafePointer<Double>, to output: UnsafeMutablePointer<Double>, count: Int
+    ) {
+        let b0 = taps[0]
+        let b1 = taps[1]
+        let b2 = taps[2]
+        let a1 = taps[3]
+        let a2 = taps[4]
+        var z0 = state[0]
+        var z1 = state[1]
+        for n in 0..<count {
+            let x = input[n]
+            let y = b0 * x + z0
+            // Grouping as scipy's _sosfilt: ((b1·x) - (a1·y)) + z1, no fused multiply-add.
+            z0 = b1 * x - a1 * y + z1
+            z1 = b2 * x - a2 * y
+            output[n] = y
+        }
+        state[0] = z0
+        state[1] = z1
+    }
+}

@@ -1,0 +1,108 @@
+import SondeCore
+
+/// Interleaved little-endian samples without a header (`.f32le`, `.i16`, `--sample-type`).
+///
+/// Integers become Doubles scaled by exactly 2^-15 (i16) or 2^-31 (i32), so -32768 reads
+/// as -1.0; f32 is widened, which is exact. A file whose size is not a whole number of
+/// frames delivers its complete frames and says so in `notes`. Non-finite float samples
+/// (NaN, infinity) are rejected: they would poison every filter state after them.
+final class RawSampleSource: SampleSource {
+    let format: StreamFormat
+    private(set) var notes: [String] = []
+    let expectedFrames: Int?
+
+    private let input: ChunkedInput
+    private let sampleFormat: SampleFormat
+    private let frameBytes: Int
+    /// Samples delivered so far, for messages about a bad one.
+    private var samplesDelivered = 0
+    private var finished = false
+
+    /// - Parameters:
+    ///   - channels: interleaved channels, >= 1 (validated by the caller).
+    ///   - sampleRate: Hz, > 0 (validated by the caller).
+    init(_ input: ChunkedInput, sampleFormat: SampleFormat, channels: Int, sampleRate: Double, size: Int?) {
+        self.input = input
+        self.sampleFormat = sampleFormat
+        frameBytes = channels * sampleFormat.byteWidth
+        format = StreamFormat(sampleRate: sampleRate, channelNames: (0..<channels).map { "ch\($0)" })
+        expectedFrames = size.map { $0 / (channels * sampleFormat.byteWidth) }
+    }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Double>) throws -> Int {
+        guard let destination = buffer.baseAddress, !finished else { return 0 }
+        let channels = format.channelCount
+        let maximumFrames = buffer.count / channels
+        guard maximumFrames > 0 else { return 0 }
+        while input.available < frameBytes {
+            if try input.fill() == 0 {
+                finish()
+                return 0
+            }
+        }
+        let frames = min(input.available / frameBytes, maximumFrames)
+        let source = UnsafeRawPointer(input.bytes.advanced(by: input.start))
+        let samples = frames * channels
+        try convert(from: source, into: destination, count: samples)
+        input.start += frames * frameBytes
+        samplesDelivered += samples
+        return frames
+    }
+
+    private func finish() {
+        finished = true
+        let leftover = input.available
+        if leftover > 0 {
+            notes.append("\(input.name): ignored a partial last frame (\(leftover) of \(frameBytes) bytes)")
+        }
+    }
+
+    /// Converts `count` samples; the source may be unaligned (it follows a kept tail).
+    private func convert(
+        from source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Double>, count: Int
+    ) throws {
+        switch sampleFormat {
+        case .i16le:
+            let scale = 1.0 / 32768.0
+            for index in 0..<count {
+                let raw = Int16(littleEndian: source.loadUnaligned(fromByteOffset: index &* 2, as: Int16.self))
+                destination[index] = Double(raw) * scale
+            }
+        case .i32le:
+            let scale = 1.0 / 2_147_483_648.0
+            for index in 0..<count {
+                let raw = Int32(littleEndian: source.loadUnaligned(fromByteOffset: index &* 4, as: Int32.self))
+                destination[index] = Double(raw) * scale
+            }
+        case .f32le:
+            var allFinite = true
+            for index in 0..<count {
+                let bits = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
+                let value = Double(Float(bitPattern: bits))
+                allFinite = allFinite && value.isFinite
+                destination[index] = value
+            }
+            if !allFinite { try rejectNonFinite(in: destination, count: count) }
+        case .f64le:
+            var allFinite = true
+            for index in 0..<count {
+                let bits = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self))
+                let value = Double(bitPattern: bits)
+                allFinite = allFinite && value.isFinite
+                destination[index] = value
+            }
+            if !allFinite { try rejectNonFinite(in: destination, count: count) }
+        }
+    }
+
+    private func rejectNonFinite(in samples: UnsafeMutablePointer<Double>, count: Int) throws {
+        for index in 0..<count where !samples[index].isFinite {
+            let sample = samplesDelivered + index
+            let channels = format.channelCount
+            throw SondeError(
+                .invalidInput,
+                "\(input.name): sample \(sample) (frame \(sample / channels), channel ch\(sample % channels)) is "
+                    + "\(samples[index]); expected a finite number")
+        }
+    }
+}

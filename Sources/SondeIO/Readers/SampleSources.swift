@@ -1,0 +1,82 @@
+public import SondeCore
+
+/// Opens sample inputs by name: the one entry point the command line uses.
+public enum SampleSources {
+    /// What an input holds, decided from `--sample-type` or the file name.
+    enum Kind: Equatable {
+        case csv
+        case soundFile
+        case raw(SampleFormat)
+    }
+
+    /// Opens `path` (`-` for standard input) and checks everything that can be checked
+    /// before the first sample: that the file exists and can be read, its header, the
+    /// rate and channel count, and for a CSV with a time column and no `--rate` every
+    /// row (the rate is the median time step of the whole file).
+    ///
+    /// How the input is read:
+    /// - `--sample-type` always means raw interleaved samples of that type;
+    /// - `-` is CSV text, or raw with `--sample-type`;
+    /// - `.csv`, `.txt`: CSV; `.wav`, `.flac`, `.aif`, `.aiff`, `.ogg`: libsndfile;
+    ///   `.f32`/`.f32le`, `.f64`/`.f64le`, `.i16`/`.i16le`/`.s16`, `.i32`/`.i32le`: raw of
+    ///   that type; anything else (`.raw`, `.bin`, no extension) needs `--sample-type`.
+    ///
+    /// Raw input needs `--rate`; `--channels` defaults to 1.
+    ///
+    /// - Throws: `SondeError` naming the path and what was expected.
+    public static func open(path: String, options: SampleSourceOptions = SampleSourceOptions()) throws
+        -> sending any SampleSource
+    {
+        try options.validate()
+        let kind = try kind(of: path, options: options)
+        if case .raw = kind, options.sampleRate == nil {
+            let name = path == "-" ? OpenedInput.standardInputName : path
+            throw SondeError(.invalidArgument, "\(name): raw samples carry no sample rate; pass --rate HZ")
+        }
+        let input = path == "-" ? OpenedInput.standardInput() : try OpenedInput.open(path: path)
+        return try open(input, kind: kind, options: options)
+    }
+
+    /// Opens an already opened input (tests hand in pipes this way).
+    static func open(
+        _ input: OpenedInput, kind: Kind, options: SampleSourceOptions, chunkSize: Int = ChunkedInput.defaultChunkSize
+    ) throws -> any SampleSource {
+        switch kind {
+        case .csv:
+            return try CSVSampleSource(
+                ChunkedInput(input, chunkSize: chunkSize), canReadTwice: input.isRegularFile, options: options)
+        case .soundFile:
+            return try SoundFileSampleSource(input, options: options)
+        case .raw(let sampleFormat):
+            // `sampleRate` was checked by the caller; 0 cannot reach here.
+            return RawSampleSource(
+                ChunkedInput(input, chunkSize: chunkSize), sampleFormat: sampleFormat, channels: options.channels ?? 1,
+                sampleRate: options.sampleRate ?? 0, size: input.size)
+        }
+    }
+
+    /// The kind of input `path` names.
+    static func kind(of path: String, options: SampleSourceOptions) throws -> Kind {
+        if let sampleType = options.sampleType { return .raw(sampleType) }
+        if path == "-" { return .csv }
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+        let fileExtension = fileName.split(separator: ".", omittingEmptySubsequences: false).dropFirst().last
+            .map { $0.lowercased() } ?? ""
+        switch fileExtension {
+        case "csv", "txt": return .csv
+        case "wav", "flac", "aif", "aiff", "ogg": return .soundFile
+        case "f32", "f32le": return .raw(.f32le)
+        case "f64", "f64le": return .raw(.f64le)
+        case "i16", "i16le", "s16": return .raw(.i16le)
+        case "i32", "i32le": return .raw(.i32le)
+        case "tsv":
+            throw SondeError(
+                .unsupported, "\(path): tab-separated text is not supported; expected comma-separated values (.csv)")
+        default:
+            let types = SampleFormat.allCases.map(\.rawValue).joined(separator: "|")
+            throw SondeError(
+                .invalidArgument,
+                "\(path): cannot tell how its samples are encoded from the name; pass --sample-type \(types)")
+        }
+    }
+}

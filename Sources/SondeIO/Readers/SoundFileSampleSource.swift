@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+import CSndfile
+import SondeCore
+
+/// WAV, FLAC, AIFF and Ogg files, decoded by libsndfile as Doubles.
+///
+/// `sf_readf_double` normalises integer encodings to [-1, 1) (16-bit by 2^-15, as the
+/// raw reader does) and passes float encodings through unscaled; clipping is switched
+/// off so floats beyond ±1 stay as written. A file shorter than its header says
+/// delivers what it holds, and `notes` says so.
+final class SoundFileSampleSource: SampleSource {
+    let format: StreamFormat
+    private(set) var notes: [String] = []
+    let expectedFrames: Int?
+
+    private let name: String
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let file: OpaquePointer
+    private var framesDelivered = 0
+    private var finished = false
+
+    /// - Throws: `SondeError(.invalidInput)` with libsndfile's reason when it cannot
+    ///   decode the file; `.invalidArgument` when `--channels` disagrees with the file.
+    init(_ input: OpenedInput, options: SampleSourceOptions) throws {
+        name = input.name
+        descriptor = input.descriptor
+        ownsDescriptor = input.ownsDescriptor
+        var info = SF_INFO()
+        // sonde closes the descriptor itself, whether or not libsndfile accepts the file.
+        guard let file = sf_open_fd(input.descriptor, Int32(SFM_READ), &info, 0) else {
+            let reason = String(cString: sf_strerror(nil))
+            input.closeIfOwned()
+            throw SondeError(
+                .invalidInput, "\(input.name): libsndfile cannot read it (\(reason)); expected a WAV, FLAC, AIFF "
+                    + "or Ogg file")
+        }
+        self.file = file
+        let channels = Int(info.channels)
+        guard channels >= 1, info.samplerate > 0 || options.sampleRate != nil else {
+            sf_close(file)
+            input.closeIfOwned()
+            throw SondeError(
+                .invalidInput,
+                "\(input.name): the header says \(channels) channels at \(info.samplerate) Hz; expected at least "
+                    + "one channel and a positive rate (or pass --rate)")
+        }
+        if let wanted = options.channels, wanted != channels {
+            sf_close(file)
+            input.closeIfOwned()
+            throw SondeError(
+                .invalidArgument, "--channels \(wanted): \(input.name) has \(channels) channel\(channels == 1 ? "" : "s")")
+        }
+        sf_command(file, Int32(SFC_SET_CLIPPING), nil, Int32(SF_FALSE))
+        format = StreamFormat(
+            sampleRate: options.sampleRate ?? Double(info.samplerate),
+            channelNames: (0..<channels).map { "ch\($0)" })
+        expectedFrames = info.frames > 0 ? Int(info.frames) : nil
+    }
+
+    deinit {
+        sf_close(file)
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Double>) throws -> Int {
+        guard let destination = buffer.baseAddress, !finished else { return 0 }
+        let channels = format.channelCount
+        let wanted = buffer.count / channels
+        guard wanted > 0 else { return 0 }
+        let got = Int(sf_readf_double(file, destination, sf_count_t(wanted)))
+        if got <= 0 {
+            finish()
+            return 0
+        }
+        for index in 0..<got * channels where !destination[index].isFinite {
+            let frame = framesDelivered + index / channels
+            throw SondeError(
+                .invalidInput,
+                "\(name): frame \(frame), channel ch\(index % channels) is \(destination[index]); expected a "
+                    + "finite number")
+        }
+        framesDelivered += got
+        return got
+    }
+
+    private func finish() {
+        finished = true
+        let frames = framesDelivered
+        if let expectedFrames, frames < expectedFrames {
+            notes.append(
+                "\(name): the file ends early (its header announces \(expectedFrames) frames); used the \(frames) "
+                    + "complete frames")
+        } else if headerAnnouncesMoreData() {
+            notes.append(
+                "\(name): the file is shorter than its header says (the sample data is cut short); used the "
+                    + "\(frames) complete frames")
+        }
+    }
+
+    /// libsndfile shortens a truncated WAV or AIFF data chunk silently, leaving only a
+    /// `data : 4000 (should be 2999)` line in its log; that line is the only sign.
+    private func headerAnnouncesMoreData() -> Bool {
+        var log = [CChar](repeating: 0, count: 16_384)
+        let length = log.withUnsafeMutableBytes { bytes in
+            sf_command(file, Int32(SFC_GET_LOG_INFO), bytes.baseAddress, Int32(bytes.count - 1))
+        }
+        guard length > 0 else { return false }
+        let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: "\n").contains { line in
+            let trimmed = line.drop { $0 == " " }
+            return (trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND")) && trimmed.contains("(should be")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import SondeCore
+import SondeDSP
+import Synchronization
+import Testing
+
+@testable import SondePipeline
+
+/// A deterministic in-memory source: a few tones and noise per channel, delivered in
+/// reads of varying size, optionally failing after some frames.
+final class SyntheticSource: SampleSource {
+    let format: StreamFormat
+    let notes: [String] = []
+    private let frames: Int
+    private var position = 0
+    private let failAfter: Int?
+    let reads = Atomic<Int>(0)
+
+    init(frames: Int, channels: Int, sampleRate: Double = 8000, failAfter: Int? = nil) {
+        self.frames = frames
+        self.failAfter = failAfter
+        format = StreamFormat(sampleRate: sampleRate, channelNames: (0..<channels).map { "c\($0)" })
+    }
+
+    static func sample(_ n: Int, channel: Int) -> Double {
+        let t = Double(n) / 8000
+        let tone = sin(2 * .pi * (300 + 70 * Double(channel)) * t) + 0.3 * sin(2 * .pi * 1234.5 * t)
+        // Cheap deterministic "noise".
+        let noise = Double((n &* 1_103_515_245 &+ 12345 &+ channel) & 0xFFFF) / 65536 - 0.5
+        return tone + 0.05 * noise + Double(channel)
+    }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Double>) throws -> Int {
+        let channels = format.channelCount
+        // Vary the read size so block boundaries fall everywhere.
+        let wanted = min(buffer.count / channels, 1 + (position * 7919) % 3001, frames - position)
+        if let failAfter, position + wanted > failAfter {
+            throw SondeError(.invalidInput, "synthetic failure", at: SourceLocation(file: "synthetic", line: position))
+        }
+        for i in 0..<wanted {
+            for c in 0..<channels { buffer[i * channels + c] = Self.sample(position + i, channel: c) }
+        }
+        position += wanted
+        reads.add(1, ordering: .relaxed)
+        return wanted
+    }
+}
+
+/// Collects emitted batches from the exporter.
+final class BatchCollector: Sendable {
+    let batches = Mutex<[RecordBatch]>([])
+    func append(_ batch: RecordBatch) { batches.withLock { $0.append(batch) } }
+    /// (file, frame, channel, values) per record, in emission order.
+    var records: [String] {
+        batches.withLock { batches in
+            batches.flatMap { batch in
+                (0..<batch.recordCount).map { record in
+                    let frame = batch.firstFrame + record / batch.channelNames.count
+                    let channel = batch.channelNames[record % batch.channelNames.count]
+                    let values = batch.values[(record * batch.columnCount)..<((record + 1) * batch.columnCount)]
+                    return "\(batch.fileName) \(frame) \(channel) " + values.map { String($0.bitPattern, radix: 16) }.joined(separator: ",")
+                }
+            }
+        }
+    }
+}
+
+@Suite struct PipelineGraphTests {
+    let settings = try! PipelineSettings(frameLength: 256, hop: 100, bands: [Band(low: 0, high: 500)])
+
+    /// The single-threaded path, as the reference for the graph's output.
+    private func sequentialRecords(sources: [(String, SyntheticSource)]) throws -> [String] {
+        let collector = BatchCollector()
+        for (name, source) in sources {
+            let processor = try SourceProcessor(format: source.format, settings: settings, fileName: name, maximumBlock: 4096)
+            _ = try BatchRun.run(source: source, processor: processor) { collector.append($0) }
+        }
+        return collector.records
+    }
+
+    private func graphRecords(sources: [(String, SyntheticSource)], options: PipelineGraph.Options) async throws -> (records: [String], summary: PipelineGraph.Summary) {
+        let collector = BatchCollector()
+        let graph = PipelineGraph(settings: settings, options: options)
+        let summary = try await graph.run(inputs: sources.map { PipelineGraph.Input(name: $0.0, source: $0.1) }) { collector.append($0) }
+        return (collector.records, summary)
+    }
+
+    @Test(arguments: [1, 2, 3], [64, 4096, 1 << 20])
+    func graphOutputIsIdenticalToTheSequentialPath(jobs: Int, ringCapacity: Int) async throws {
+        let make = { [("a", SyntheticSource(frames: 20_000, channels: 2)), ("b", SyntheticSource(frames: 9_000, channels: 3)), ("c", SyntheticSource(frames: 100, channels: 1))] }
+        let expected = try sequentialRecords(sources: make())
+        let (records, summary) = try await graphRecords(sources: make(), options: .init(jobs: jobs, ringCapacity: ringCapacity, framesPerJob: 7))
+        #expect(records.count == expected.count)
+        #expect(records == expected)
+        #expect(summary.samplesPerChannel == [20_000, 9_000, 100])
+        #expect(summary.frames == [(20_000 - 256) / 100 + 1, (9_000 - 256) / 100 + 1, 0])
+    }
+
+    @Test func sourceErrorEndsTheRunAndIsThrownOnce() async throws {
+        let sources = [("ok", SyntheticSource(frames: 50_000, channels: 2)), ("bad", SyntheticSource(frames: 50_000, channels: 2, failAfter: 30_000))]
+        let graph = PipelineGraph(settings: settings, options: .init(jobs: 2, ringCapacity: 4096))
+        let collector = BatchCollector()
+        await #expect(throws: SondeError.self) {
+            _ = try await graph.run(inputs: sources.map { PipelineGraph.Input(name: $0.0, source: $0.1) }) { collector.append($0) }
+        }
+    }
+
+    @Test func emitErrorEndsTheRun() async throws {
+        struct Full: Error {}
+        let source = SyntheticSource(frames: 200_000, channels: 2)
+        let graph = PipelineGraph(settings: settings, options: .init(jobs: 2, ringCapacity: 4096))
+        let emitted = Atomic<Int>(0)
+        await #expect(throws: Full.self) {
+            _ = try await graph.run(inputs: [PipelineGraph.Input(name: "x", source: source)]) { _ in
+                if emitted.add(1, ordering: .relaxed).newValue == 3 { throw Full() }
+            }
+        }
+        // The reader stopped long before the end of the input.
+        #expect(source.reads.load(ordering: .relaxed) < 200)
+    }
+
+    /// A slow exporter holds the reader back: what has been read but not yet emitted stays
+    /// under a bound set by the queue and ring sizes, not by the input length.
+    @Test func slowExporterAppliesBackpressure() async throws {
+        let source = SyntheticSource(frames: 400_000, channels: 1)
+        let options = PipelineGraph.Options(jobs: 2, ringCapacity: 4096, framesPerJob: 4, readFrames: 1024)
+        let graph = PipelineGraph(settings: settings, options: options)
+        let maximumLead = Mutex(0)
+        _ = try await graph.run(inputs: [PipelineGraph.Input(name: "x", source: source)]) { batch in
+            let emittedSamples = (batch.firstFrame + batch.frameCount) * 100
+            maximumLead.withLock { $0 = max($0, graph.progress - emittedSamples) }
+            usleep(200)
+        }
+        // Ring 4096 + read block 1024 + framer history + (2*jobs work + 2*jobs+2 tickets) × 4 frames × hop 100.
+        let bound = 4096 + 1024 + 256 + 4096 + (4 + 6 + 1) * 4 * 100
+        #expect(maximumLead.withLock { $0 } <= bound)
+    }
+
+    @Test func stopEndsTheRunWithCompleteRecords() async throws {
+        let source = SyntheticSource(frames: 10_000_000, channels: 2)
+        let graph = PipelineGraph(settings: settings, options: .init(jobs: 2, ringCapacity: 4096))
+        let collector = BatchCollector()
+        let summary = try await graph.run(inputs: [PipelineGraph.Input(name: "x", source: source)]) { batch in
+            collector.append(batch)
+            if batch.firstFrame > 50 { graph.stop() }
+        }
+        #expect(summary.stopped)
+        #expect(summary.samplesPerChannel[0] < 10_000_000)
+        // Records come out contiguous from frame 0, each frame with every channel.
+        let frames = collector.batches.withLock { $0.map { ($0.firstFrame, $0.frameCount) } }
+        var next = 0
+        for (first, count) in frames {
+            #expect(first == next)
+            next = first + count
+        }
+        #expect(summary.frames[0] == next)
+    }
+}
