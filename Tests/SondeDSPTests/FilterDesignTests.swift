@@ -74,7 +74,7 @@ struct FilterDesignTests {
         ("bandstop:1e2-2.5E3:16", .bandstop(low: 100, high: 2500, order: 16)),
         ("notch:50", .notch(frequency: 50, quality: 30)),
         ("notch:60:0.5", .notch(frequency: 60, quality: 0.5)),
-        ("  dc \n", .dc),
+        ("  dc\t", .dc),
     ])
     func parsesSpecsWithDefaults(_ text: String, _ expected: FilterSpec.Kind) throws {
         let spec = try FilterSpec(parsing: text)

@@ -48,7 +48,7 @@ struct FilterProcessingTests {
     }
 
     static let chunkingSpecs: [[String]] = [
-        ["lowpass:1000"], ["highpass:10:4"], ["bandpass:300-3400:8"], ["notch:50:5"], ["dc"],
+        ["lowpass:1000"], ["lowpass:1000:5"], ["highpass:10:4"], ["bandpass:300-3400:8"], ["notch:50:5"], ["dc"],
         ["dc", "bandstop:45-55:2", "notch:100", "lowpass:15000:16"],
     ]
 

@@ -6,10 +6,11 @@ import Foundation
 /// Matching scipy exactly (not just in response) keeps sonde's filtered output comparable with
 /// reference scripts: the same sections in the same order round the same way. The path is
 /// scipy's: analog prototype, prewarp, frequency transform, bilinear transform, `zpk2sos`.
-/// Coefficients agree with scipy 1.17 to about 1e-15 relative; the residue is numpy's SIMD
-/// `tan`. Bands centred exactly on fs/4 (`low + high == sampleRate / 2`) are the exception:
-/// their poles come in pairs of equal magnitude and scipy's own section order then depends on
-/// the last bit of `tan`, which varies between machines; the cascade is the same filter either way.
+/// Coefficients are bit-identical to scipy 1.17's for almost all designs and within 1e-13
+/// relative for the rest; the residue is numpy's SIMD `tan`. Bands centred exactly on fs/4
+/// (`low + high == sampleRate / 2`) are the exception: their poles come in pairs of equal
+/// magnitude, and scipy's own section order then depends on the last bit of `tan`, which
+/// varies between machines; the cascade is the same filter either way.
 public enum Butterworth {
     /// A low-pass filter: passes frequencies below `cutoff`.
     /// - Parameters:
