@@ -114,7 +114,9 @@ import Testing
 
     @Test func emptyFileIsAnError() throws {
         for text in ["", "\n\r\n\n"] {
-            let error = ReaderTest.error { _ = try ReaderTest.openCSV(text, options: SampleSourceOptions(sampleRate: 1)) }
+            let error = ReaderTest.error {
+                _ = try ReaderTest.openCSV(text, options: SampleSourceOptions(sampleRate: 1))
+            }
             #expect(error?.message.hasSuffix("the file has no rows; expected a header row or rows of numbers") == true)
         }
     }

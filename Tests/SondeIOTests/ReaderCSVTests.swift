@@ -5,7 +5,7 @@ import Testing
 @testable import SondeIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// CSV input that is valid: headers, time columns, quoting, line ends, chunk boundaries.
@@ -18,6 +18,7 @@ import Glibc
         let text = "time,left,right\n10,1,-1\n10.25,2,-2\n10.5,3.5,-3.5\n10.75,4e-3,.5\n"
         let source = try ReaderTest.openCSV(text, chunkSize: chunkSize)
         #expect(source.format == StreamFormat(sampleRate: 4, channelNames: ["left", "right"], timeOffset: 10))
+        #expect((source as? CSVSampleSource)?.expectedFrames == 4)
         #expect(try ReaderTest.readAll(source) == [1, -1, 2, -2, 3.5, -3.5, 4e-3, 0.5])
     }
 
@@ -172,7 +173,8 @@ import Glibc
         let input = try ReaderTest.pipeInput(Array("time,x\n0,1\n1,2\n".utf8))
         let error = ReaderTest.error { _ = try SampleSources.open(input, kind: .csv, options: SampleSourceOptions()) }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.description.hasPrefix("stdin: the rate of a time column is measured over the whole file") == true)
+        #expect(
+            error?.description.hasPrefix("stdin: the rate of a time column is measured over the whole file") == true)
         #expect(error?.description.hasSuffix("pass --rate HZ, or give the file's path instead of a stream") == true)
     }
 

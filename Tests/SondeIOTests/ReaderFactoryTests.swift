@@ -5,7 +5,7 @@ import Testing
 @testable import SondeIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `SampleSources.open`: which reader a name picks, and the one-line errors before any data.
@@ -27,7 +27,9 @@ import Glibc
         let error = ReaderTest.error { _ = try SampleSources.kind(of: path, options: SampleSourceOptions()) }
         #expect(
             error?.description
-                == "\(path): cannot tell how its samples are encoded from the name; pass --sample-type f32le|f64le|i16le|i32le")
+                == "\(path): cannot tell how its samples are encoded from the name; "
+                + "pass --sample-type f32le|f64le|i16le|i32le"
+        )
     }
 
     @Test func tabSeparatedIsUnsupported() {
@@ -71,7 +73,9 @@ import Glibc
         defer { ReaderTest.remove(directory) }
         let path = try ReaderTest.makeFile("x\n1\n", named: "secret.csv", in: directory)
         #expect(chmod(path, 0) == 0)
-        let error = ReaderTest.error { _ = try SampleSources.open(path: path, options: SampleSourceOptions(sampleRate: 1)) }
+        let error = ReaderTest.error {
+            _ = try SampleSources.open(path: path, options: SampleSourceOptions(sampleRate: 1))
+        }
         #expect(error?.description == "\(path): permission denied; expected a file sonde may read")
     }
 
@@ -96,7 +100,8 @@ import Glibc
         #expect(source.format == StreamFormat(sampleRate: 2, channelNames: ["x"]))
         #expect(try ReaderTest.readAll(source) == [1, 2])
         let raw = try ReaderTest.makeFile([0, 0x80], named: "a.raw", in: directory)
-        let rawSource = try SampleSources.open(path: raw, options: SampleSourceOptions(sampleRate: 3, sampleType: .i16le))
+        let rawSource = try SampleSources.open(
+            path: raw, options: SampleSourceOptions(sampleRate: 3, sampleType: .i16le))
         #expect(try ReaderTest.readAll(rawSource) == [-1])
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import SondeIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The CSV number grammar and conversion, checked against glibc's strtod.
@@ -38,7 +38,8 @@ import Glibc
         let want = strtodValue(text)
         #expect(got != nil, "\(text) should be a number", sourceLocation: sourceLocation)
         if let got, let want {
-            #expect(got.bitPattern == want.bitPattern, "\(text): \(got) vs strtod \(want)", sourceLocation: sourceLocation)
+            #expect(
+                got.bitPattern == want.bitPattern, "\(text): \(got) vs strtod \(want)", sourceLocation: sourceLocation)
         }
     }
 

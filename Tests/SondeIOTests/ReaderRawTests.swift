@@ -8,7 +8,8 @@ import Testing
 /// chunk boundaries, the partial last frame.
 @Suite struct ReaderRawTests {
     func open(
-        _ bytes: [UInt8], named name: String, options: SampleSourceOptions, chunkSize: Int = ChunkedInput.defaultChunkSize
+        _ bytes: [UInt8], named name: String, options: SampleSourceOptions,
+        chunkSize: Int = ChunkedInput.defaultChunkSize
     ) throws -> (source: any SampleSource, path: String) {
         let directory = try ReaderTest.makeDirectory()
         defer { ReaderTest.remove(directory) }
@@ -25,14 +26,18 @@ import Testing
             ReaderTest.littleEndianBytes(values), named: "a.i16", options: SampleSourceOptions(sampleRate: 8000),
             chunkSize: chunkSize)
         #expect(source.format == StreamFormat(sampleRate: 8000, channelNames: ["ch0"]))
-        #expect(try ReaderTest.readAll(source, bufferFrames: 4) == [-1.0, 32767.0 / 32768, 0, 1.0 / 32768, -1.0 / 32768, 0.5])
+        #expect(
+            try ReaderTest.readAll(source, bufferFrames: 4) == [
+                -1.0, 32767.0 / 32768, 0, 1.0 / 32768, -1.0 / 32768, 0.5,
+            ])
     }
 
     @Test(arguments: [1, 5, 4096])
     func int32IsScaledByExactlyTwoToTheMinus31(chunkSize: Int) throws {
         let values: [Int32] = [.min, .max, 0, 1, -2, 1 << 30]
         let (source, _) = try open(
-            ReaderTest.littleEndianBytes(values), named: "a.i32le", options: SampleSourceOptions(sampleRate: 1, channels: 2),
+            ReaderTest.littleEndianBytes(values), named: "a.i32le",
+            options: SampleSourceOptions(sampleRate: 1, channels: 2),
             chunkSize: chunkSize)
         #expect(source.format.channelNames == ["ch0", "ch1"])
         #expect(
@@ -98,7 +103,8 @@ import Testing
         let count = (3 << 20) / 2 + 3
         let values = (0..<count).map { Int16(truncatingIfNeeded: $0 &* 7919) }
         let (source, _) = try open(
-            ReaderTest.littleEndianBytes(values), named: "big.i16", options: SampleSourceOptions(sampleRate: 1, channels: 1))
+            ReaderTest.littleEndianBytes(values), named: "big.i16",
+            options: SampleSourceOptions(sampleRate: 1, channels: 1))
         #expect((source as? RawSampleSource)?.expectedFrames == count)
         let samples = try ReaderTest.readAll(source, bufferFrames: 100_003)
         let exact = samples == values.map { Double($0) / 32768 }

@@ -24,7 +24,8 @@ import Testing
         var doubles = doubles
         var shorts = shorts
         let frames = (doubles.count + shorts.count) / channels
-        let written = doubles.isEmpty
+        let written =
+            doubles.isEmpty
             ? sf_writef_short(file, &shorts, sf_count_t(frames)) : sf_writef_double(file, &doubles, sf_count_t(frames))
         #expect(written == frames)
         return path
@@ -107,7 +108,8 @@ import Testing
         #expect(exact)
         #expect(
             source.notes == [
-                "\(path): the file is shorter than its header says (the sample data is cut short); used the \(frames) complete frames"
+                "\(path): the file is shorter than its header says (the sample data is cut short); "
+                    + "used the \(frames) complete frames"
             ])
     }
 
@@ -143,7 +145,9 @@ import Testing
         let directory = try ReaderTest.makeDirectory()
         defer { ReaderTest.remove(directory) }
         let path = try ReaderTest.makeFile(pcm16WAV([1, 2], channels: 2, rate: 8000), named: "a.wav", in: directory)
-        let error = ReaderTest.error { _ = try SampleSources.open(path: path, options: SampleSourceOptions(channels: 1)) }
+        let error = ReaderTest.error {
+            _ = try SampleSources.open(path: path, options: SampleSourceOptions(channels: 1))
+        }
         #expect(error?.description == "--channels 1: \(path) has 2 channels")
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import SondeIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Helpers shared by the reader tests: temporary files, pipes, reading a source dry.
@@ -55,11 +55,14 @@ enum ReaderTest {
         let directory = try makeDirectory()
         defer { remove(directory) }
         let path = try makeFile(text, named: name, in: directory)
-        return try SampleSources.open(try OpenedInput.open(path: path), kind: .csv, options: options, chunkSize: chunkSize)
+        return try SampleSources.open(
+            try OpenedInput.open(path: path), kind: .csv, options: options, chunkSize: chunkSize)
     }
 
     /// The error thrown by `body`, which must throw a `SondeError`.
-    static func error(_ body: () throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> SondeError? {
+    static func error(_ body: () throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+        -> SondeError?
+    {
         do {
             try body()
             Issue.record("expected an error", sourceLocation: sourceLocation)

@@ -51,10 +51,10 @@ import _SondeTestSupport
 
     @Test func jsonIsOneArrayOfObjectsInColumnOrder() throws {
         let text = try render(.json, includesFile: true, batches: [batch(), batch()])
-        let parsed = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        let parsed = try JSONRecord.decodeArray(text)
         #expect(parsed.count == 8)
-        #expect(parsed[1]["channel"] as? String == "y")
-        #expect((parsed[0]["rms"] as? NSNumber)?.doubleValue == 0.1)
+        #expect(parsed[1]["channel"] == .text("y"))
+        #expect(parsed.map { $0["rms"]?.number } == [0.1, 2, 1.0 / 3.0, 1e300, 0.1, 2, 1.0 / 3.0, 1e300])
         // Key order is part of the contract: file, time, channel, frame, start, features.
         let firstObject = try #require(text.split(separator: "\n").dropFirst().first)
         let keys = ["\"file\"", "\"time\"", "\"channel\"", "\"frame\"", "\"start\"", "\"rms\"", "\"band_power:0-10\""]
@@ -64,7 +64,7 @@ import _SondeTestSupport
 
     @Test func jsonWithoutRecordsIsAnEmptyArray() throws {
         let text = try render(.json, batches: [])
-        #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] != nil)
+        #expect(try JSONRecord.decodeArray(text).isEmpty)
         #expect(text == "[]\n")
     }
 
@@ -72,9 +72,8 @@ import _SondeTestSupport
         let text = try render(.ndjson, batches: [batch()])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 5 && lines.last == "")
-        for line in lines.dropLast() {
-            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
-        }
+        let records = try JSONRecord.decodeLines(text)
+        #expect(records.map { $0["frame"]?.number } == [3, 3, 4, 4])
     }
 
     @Test func wallClockTimeIsRFC3339WithMilliseconds() throws {

@@ -75,7 +75,7 @@ public final class FeatureExtractor {
         var all = FrameFeatures()
         let flatValue = measureTimeDomain(frame, into: &all)
         if needsSpectrum {
-            computeSpectrum(frame, flatValue: flatValue)
+            computeSpectrum(flatValue: flatValue)
             measureSpectrum(into: &all, isFlat: flatValue != nil)
         }
         all.withUnsafeValues { allValues in
@@ -91,159 +91,139 @@ public final class FeatureExtractor {
 
     // MARK: - Time domain (section 4)
 
-    /// Fills the time-domain features and returns the frame's value if the frame is flat.
-    private func measureTimeDomain(_ x: UnsafeBufferPointer<Double>, into features: inout FrameFeatures) -> Double? {
+    /// Fills the time-domain features, writes the windowed frame into the FFT input, and
+    /// returns the frame's value if the frame is flat.
+    private func measureTimeDomain(_ frame: UnsafeBufferPointer<Double>, into features: inout FrameFeatures) -> Double? {
+        guard let x = frame.baseAddress else { return nil }
         let n = Double(length)
-        var sum = 0.0
-        var sumOfSquares = 0.0
-        var maximum = x[0]
-        var minimum = x[0]
-        var crossings = 0
-        var previousNonNegative = x[0] >= 0
-        for i in 0..<length {
-            let v = x[i]
-            sum += v
-            sumOfSquares += v * v
-            maximum = Swift.max(maximum, v)
-            minimum = Swift.min(minimum, v)
-            let nonNegative = v >= 0
-            if nonNegative != previousNonNegative { crossings += 1 }
-            previousNonNegative = nonNegative
-        }
-        let mean = sum / n
-        let rms = (sumOfSquares / n).squareRoot()
-        let peak = Swift.max(abs(maximum), abs(minimum))
+        let sums = FrameKernels.timeDomainSums(x, count: length)
+        let mean = sums.sum / n
+        let rms = (sums.sumOfSquares / n).squareRoot()
+        let peak = Swift.max(abs(sums.maximum), abs(sums.minimum))
         features.mean = mean
         features.rms = rms
         features.peak = peak
-        features.peakToPeak = maximum - minimum
+        features.peakToPeak = sums.maximum - sums.minimum
         features.crestFactor = rms == 0 ? 0 : peak / rms
-        features.zeroCrossingRate = Double(crossings) / Double(length - 1)
+        features.zeroCrossingRate = Double(sums.crossings) / Double(length - 1)
+        let isFlat = sums.maximum == sums.minimum
 
-        if needsMoments {
-            // Central moments from the mean (second pass): raw power sums lose everything on
-            // offsets like 9.81 + a small vibration.
-            var m2 = 0.0, m3 = 0.0, m4 = 0.0
-            for i in 0..<length {
-                let d = x[i] - mean
-                let d2 = d * d
-                m2 += d2
-                m3 += d2 * d
-                m4 += d2 * d2
+        window.coefficients.withUnsafeBufferPointer { w in
+            guard let w = w.baseAddress else { return }
+            // Central moments from the mean, in a second pass: raw power sums lose
+            // everything on offsets like 9.81 + a small vibration.
+            if needsMoments {
+                let moments = FrameKernels.momentsAndWindow(x, mean: mean, window: w, windowed: fftInput.base, count: length)
+                let m2 = moments.m2 / n
+                features.std = m2.squareRoot()
+                // scipy gives up (returns nan) below this; FEATURES.md makes that 0.
+                let degenerate = m2 <= (1e-15 * mean) * (1e-15 * mean)
+                features.skewness = degenerate ? 0 : (moments.m3 / n) / (m2 * m2.squareRoot())
+                features.kurtosis = degenerate ? 0 : (moments.m4 / n) / (m2 * m2)
+            } else if needsSpectrum, !isFlat {
+                FrameKernels.window(x, window: w, windowed: fftInput.base, count: length)
             }
-            m2 /= n
-            m3 /= n
-            m4 /= n
-            features.std = m2.squareRoot()
-            // scipy gives up (returns nan) below this; FEATURES.md makes that 0.
-            let degenerate = m2 <= (1e-15 * mean) * (1e-15 * mean)
-            features.skewness = degenerate ? 0 : m3 / (m2 * m2.squareRoot())
-            features.kurtosis = degenerate ? 0 : m4 / (m2 * m2)
         }
-        return maximum == minimum ? maximum : nil
+        return isFlat ? sums.maximum : nil
     }
 
     // MARK: - Spectrum (section 5)
 
-    /// Fills |X|², |X| and P for every bin, from the FFT or, for a flat frame, the exact DFT.
-    private func computeSpectrum(_ x: UnsafeBufferPointer<Double>, flatValue: Double?) {
+    /// Fills |X|², |X| and P for every bin, from the FFT of the windowed frame or, for a
+    /// flat frame, the exact DFT.
+    private func computeSpectrum(flatValue: Double?) {
         let out = fftOutput.base
         if let c = flatValue {
             // The exact DFT of a constant under a periodic Hann window: an FFT would leave
             // round-off in the other bins, which flatness, entropy and SNR magnify.
-            for k in 0..<(2 * binCount) { out[k] = 0 }
+            out.update(repeating: 0, count: 2 * binCount)
             out[0] = c * Double(length) / 2
             out[2] = -c * Double(length) / 4
         } else {
-            let input = fftInput.base
-            window.coefficients.withUnsafeBufferPointer { w in
-                for i in 0..<length { input[i] = x[i] * w[i] }
-            }
-            plan.execute(input: input, output: out)
+            plan.execute(input: fftInput.base, output: out)
         }
+        guard let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = power.baseAddress else { return }
+        FrameKernels.squaredMagnitudes(out, into: s2, bins: binCount)
         let scale = 1 / (configuration.sampleRate * window.sumOfSquares)
-        let nyquist = binCount - 1
+        let interiorScale = 2 * scale
         for k in 0..<binCount {
-            let re = out[2 * k], im = out[2 * k + 1]
-            let s2 = re * re + im * im
-            squaredMagnitude[k] = s2
-            magnitude[k] = s2.squareRoot()
-            power[k] = (k == 0 || k == nyquist) ? s2 * scale : 2 * s2 * scale
+            s[k] = s2[k].squareRoot()
+            p[k] = s2[k] * interiorScale
         }
+        // DC and Nyquist are not doubled in a one-sided spectrum.
+        p[0] = s2[0] * scale
+        p[binCount - 1] = s2[binCount - 1] * scale
     }
 
     private func measureSpectrum(into features: inout FrameFeatures, isFlat: Bool) {
         let fs = configuration.sampleRate
         let df = fs / Double(length)
         let nyquist = binCount - 1
+        let s2 = squaredMagnitude, s = magnitude, p = power
 
         var totalPower = 0.0
         var magnitudeSum = 0.0
-        var weightedFrequency = 0.0
+        var weightedBins = 0.0
         var energy = 0.0
         var logQSum = 0.0
         var qSum = 0.0
+        var energyLogSum = 0.0
+        // ln(1e-10): Q = max(S², 1e-10), and ln is monotonic, so ln Q = max(ln S², ln 1e-10).
+        let logFloor = log(1e-10)
         for k in 0..<binCount {
-            let s = magnitude[k]
-            let s2 = squaredMagnitude[k]
-            totalPower += power[k]
-            magnitudeSum += s
-            weightedFrequency += Double(k) * df * s
-            energy += s2
-            let q = Swift.max(s2, 1e-10)
-            qSum += q
-            logQSum += log(q)
+            let squared = s2[k]
+            totalPower += p[k]
+            magnitudeSum += s[k]
+            weightedBins += Double(k) * s[k]
+            energy += squared
+            qSum += Swift.max(squared, 1e-10)
+            // One logarithm per bin serves flatness and entropy:
+            // -Σ p log p = ln E - Σ S² ln S² / E  (with p = S²/E; empty bins count 0).
+            let logSquared = log(squared)
+            logQSum += Swift.max(logSquared, logFloor)
+            if squared > 0 { energyLogSum += squared * logSquared }
         }
         features.totalPower = totalPower * df
 
-        // Centroid, bandwidth (second pass from the centroid), rolloff.
+        // Centroid, then bandwidth around it and rolloff in one more pass.
+        let centroid = magnitudeSum > 0 ? weightedBins * df / magnitudeSum : 0
+        let threshold = 0.85 * magnitudeSum
+        var spread = 0.0
+        var running = 0.0
+        var rolloffBin = -1
+        for k in 0..<binCount {
+            let d = Double(k) * df - centroid
+            spread += s[k] * d * d
+            running += s[k]
+            if rolloffBin < 0, running >= threshold { rolloffBin = k }
+        }
         if magnitudeSum > 0 {
-            let centroid = weightedFrequency / magnitudeSum
-            var spread = 0.0
-            for k in 0..<binCount {
-                let d = Double(k) * df - centroid
-                spread += magnitude[k] * d * d
-            }
             features.spectralCentroid = centroid
             features.spectralBandwidth = (spread / magnitudeSum).squareRoot()
         }
-        let threshold = 0.85 * magnitudeSum
-        var running = 0.0
-        for k in 0..<binCount {
-            running += magnitude[k]
-            if running >= threshold {
-                features.spectralRolloff = Double(k) * df
-                break
-            }
-        }
+        features.spectralRolloff = Double(Swift.max(rolloffBin, 0)) * df
 
         let bins = Double(binCount)
         features.spectralFlatness = exp(logQSum / bins) / (qSum / bins)
-
         if energy > 0 {
-            var entropy = 0.0
-            for k in 0..<binCount {
-                let p = squaredMagnitude[k] / energy
-                if p > 0 { entropy -= p * log2(p) }
-            }
-            features.spectralEntropy = entropy / log2(bins)
+            features.spectralEntropy = Swift.max(0, (log(energy) - energyLogSum / energy) / log(bins))
         }
 
         guard !isFlat else { return }  // dominant_*, thd and snr_db are 0 for flat frames.
 
         var peakBin = 2
-        for k in 2...nyquist where power[k] > power[peakBin] { peakBin = k }
+        for k in 3...nyquist where p[k] > p[peakBin] { peakBin = k }
         var offset = 0.0
         if peakBin < nyquist {
-            let a = log(Swift.max(power[peakBin - 1], 1e-300))
-            let b = log(Swift.max(power[peakBin], 1e-300))
-            let c = log(Swift.max(power[peakBin + 1], 1e-300))
+            let a = log(Swift.max(p[peakBin - 1], 1e-300))
+            let b = log(Swift.max(p[peakBin], 1e-300))
+            let c = log(Swift.max(p[peakBin + 1], 1e-300))
             let denominator = a - 2 * b + c
             if denominator != 0 { offset = Swift.min(Swift.max(0.5 * (a - c) / denominator, -0.5), 0.5) }
         }
         let fundamental = Double(peakBin) + offset
         features.dominantFrequency = fundamental * df
-        features.dominantAmplitude = 2 * magnitude[peakBin] / window.sum
+        features.dominantAmplitude = 2 * s[peakBin] / window.sum
         measureHarmonics(fundamentalBin: fundamental, into: &features)
     }
 

@@ -24,6 +24,8 @@ final class CSVSampleSource: SampleSource {
 
     private(set) var format = StreamFormat(sampleRate: 0, channelNames: [])
     let notes: [String] = []
+    /// Known after the time column's pre-pass (it counts the rows); nil otherwise.
+    private(set) var expectedFrames: Int?
 
     private let input: ChunkedInput
     private let parser: CSVRowParser
@@ -228,16 +230,26 @@ final class CSVSampleSource: SampleSource {
     private func measureRate() throws -> (rate: Double, offset: Double) {
         let dataOffset = input.fileOffsetOfStart
         let dataLine = line
-        var counter = TimeStepCounter(distinctLimit: distinctLimit)
+        let counter = TimeStepCounter(distinctLimit: distinctLimit)
         var first: Double?
-        var previous = 0.0
-        try forEachTime(from: dataOffset, line: dataLine) { time in
-            if first == nil {
-                first = time
+        var previous: Double?
+        try forEachTimeBlock(from: dataOffset, line: dataLine) { times in
+            var index = 0
+            var last: Double
+            if let previous {
+                last = previous
             } else {
-                counter.add(time - previous)
+                last = times[0]
+                first = last
+                index = 1
             }
-            previous = time
+            while index < times.count {
+                let time = times[index]
+                counter.add(time - last)
+                last = time
+                index += 1
+            }
+            previous = last
         }
         guard counter.count > 0 else {
             throw SondeError(
@@ -265,11 +277,14 @@ final class CSVSampleSource: SampleSource {
         }
         try input.rewind(toFileOffset: dataOffset)
         line = dataLine
+        expectedFrames = counter.count + 1
         return (rate, first ?? 0)
     }
 
-    /// Parses every row from `offset` and visits its time value.
-    private func forEachTime(from offset: Int, line startLine: Int, _ visit: (Double) -> Void) throws {
+    /// Parses every row from `offset` and visits the time values, a block at a time.
+    private func forEachTimeBlock(
+        from offset: Int, line startLine: Int, _ visit: (UnsafeBufferPointer<Double>) -> Void
+    ) throws {
         try input.rewind(toFileOffset: offset)
         line = startLine
         let blockRows = 1024
@@ -281,12 +296,19 @@ final class CSVSampleSource: SampleSource {
         }
         while true {
             let (parsed, outcome) = try parseRows(into: rows, times: times, maximumRows: blockRows)
-            for index in 0..<parsed { visit(times[index]) }
+            if parsed > 0 { visit(UnsafeBufferPointer(start: times, count: parsed)) }
             switch outcome {
             case .full: continue
             case .needMore: try Self.readMore(input, line: line)
             case .endOfInput: return
             }
+        }
+    }
+
+    /// Parses every row from `offset` and visits each time value.
+    private func forEachTime(from offset: Int, line startLine: Int, _ visit: (Double) -> Void) throws {
+        try forEachTimeBlock(from: offset, line: startLine) { times in
+            for time in times { visit(time) }
         }
     }
 

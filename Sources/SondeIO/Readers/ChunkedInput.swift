@@ -1,12 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 import SondeCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads a file descriptor in large chunks into one page-aligned buffer, keeping the
 /// unconsumed tail (a CSV row or raw frame cut by the chunk boundary) in front of the

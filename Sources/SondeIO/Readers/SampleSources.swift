@@ -60,7 +60,8 @@ public enum SampleSources {
         if let sampleType = options.sampleType { return .raw(sampleType) }
         if path == "-" { return .csv }
         let fileName = path.split(separator: "/").last.map(String.init) ?? path
-        let fileExtension = fileName.split(separator: ".", omittingEmptySubsequences: false).dropFirst().last
+        let fileExtension =
+            fileName.split(separator: ".", omittingEmptySubsequences: false).dropFirst().last
             .map { $0.lowercased() } ?? ""
         switch fileExtension {
         case "csv", "txt": return .csv

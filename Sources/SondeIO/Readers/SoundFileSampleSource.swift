@@ -1,13 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 import CSndfile
 import SondeCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// WAV, FLAC, AIFF and Ogg files, decoded by libsndfile as Doubles.
 ///
@@ -39,7 +39,8 @@ final class SoundFileSampleSource: SampleSource {
             let reason = String(cString: sf_strerror(nil))
             input.closeIfOwned()
             throw SondeError(
-                .invalidInput, "\(input.name): libsndfile cannot read it (\(reason)); expected a WAV, FLAC, AIFF "
+                .invalidInput,
+                "\(input.name): libsndfile cannot read it (\(reason)); expected a WAV, FLAC, AIFF "
                     + "or Ogg file")
         }
         self.file = file
@@ -56,7 +57,8 @@ final class SoundFileSampleSource: SampleSource {
             sf_close(file)
             input.closeIfOwned()
             throw SondeError(
-                .invalidArgument, "--channels \(wanted): \(input.name) has \(channels) channel\(channels == 1 ? "" : "s")")
+                .invalidArgument,
+                "--channels \(wanted): \(input.name) has \(channels) channel\(channels == 1 ? "" : "s")")
         }
         sf_command(file, Int32(SFC_SET_CLIPPING), nil, Int32(SF_FALSE))
         format = StreamFormat(

@@ -1,44 +1,74 @@
 /// The median of a CSV time column's steps (`diff(time)`), exactly as numpy's
 /// `np.median(np.diff(t))` computes it, in bounded memory.
 ///
-/// Steps are counted per distinct value in a dictionary (a regularly sampled column has
-/// a handful of distinct steps, however long it is), with runs of equal steps counted
-/// before they touch the dictionary. Only if more than `distinctLimit` distinct steps
-/// turn up (jittery timestamps) is the dictionary dropped, and the median is then
+/// Steps are counted per distinct value (a regularly sampled column has a handful of
+/// distinct steps, however long it is): first in eight slots compared as bit patterns,
+/// which hold every step of a regular column without hashing (the dictionary alone cost
+/// a third of the pre-pass, measured on 10 M rows of `%.4f` times), then, for steps
+/// evicted from the slots, in a dictionary. Only if more than `distinctLimit` distinct
+/// steps turn up (jittery timestamps) is the dictionary dropped, and the median is then
 /// selected exactly by radix selection over the steps' ordered bit patterns: four more
 /// passes over the steps with a 2^16-bucket histogram (16 bits per pass), plus at
 /// most one to find the upper middle value of an even count.
-struct TimeStepCounter {
+final class TimeStepCounter {
     /// Distinct steps kept before switching to radix selection: 2^20 (about 40 MiB of
     /// dictionary at most).
     static let defaultDistinctLimit = 1 << 20
+    static let slotCount = 8
+
+    /// Marks an empty slot: a NaN, which no difference of two finite times is.
+    private static let emptySlot: UInt64 = 0x7FF8_0000_0000_0001
 
     let distinctLimit: Int
     private(set) var count = 0
     private(set) var overflowed = false
     private var counts: [Double: Int] = [:]
-    private var runValue = 0.0
-    private var runLength = 0
+    private let slotSteps: UnsafeMutablePointer<UInt64>
+    private let slotCounts: UnsafeMutablePointer<Int>
+    private var lastSlot = 0
+    private var nextEviction = 0
 
-    init(distinctLimit: Int = Self.defaultDistinctLimit) {
+    init(distinctLimit: Int = TimeStepCounter.defaultDistinctLimit) {
         self.distinctLimit = distinctLimit
+        slotSteps = .allocate(capacity: Self.slotCount)
+        slotSteps.initialize(repeating: Self.emptySlot, count: Self.slotCount)
+        slotCounts = .allocate(capacity: Self.slotCount)
+        slotCounts.initialize(repeating: 0, count: Self.slotCount)
     }
 
-    mutating func add(_ step: Double) {
-        count += 1
-        if runLength > 0 && step == runValue {
-            runLength += 1
+    deinit {
+        slotSteps.deallocate()
+        slotCounts.deallocate()
+    }
+
+    func add(_ step: Double) {
+        count &+= 1
+        let bits = step.bitPattern
+        if slotSteps[lastSlot] == bits {
+            slotCounts[lastSlot] &+= 1
             return
         }
-        flushRun()
-        runValue = step
-        runLength = 1
+        for slot in 0..<Self.slotCount where slotSteps[slot] == bits {
+            slotCounts[slot] &+= 1
+            lastSlot = slot
+            return
+        }
+        let slot = nextEviction
+        nextEviction = (nextEviction + 1) % Self.slotCount
+        flush(slot)
+        slotSteps[slot] = bits
+        slotCounts[slot] = 1
+        lastSlot = slot
     }
 
-    private mutating func flushRun() {
-        defer { runLength = 0 }
-        guard runLength > 0, !overflowed else { return }
-        counts[runValue, default: 0] += runLength
+    /// Moves a slot's count into the dictionary and empties the slot.
+    private func flush(_ slot: Int) {
+        let here = slotCounts[slot]
+        let step = Double(bitPattern: slotSteps[slot])
+        slotCounts[slot] = 0
+        slotSteps[slot] = Self.emptySlot
+        guard here > 0, !overflowed else { return }
+        counts[step, default: 0] += here
         if counts.count > distinctLimit {
             overflowed = true
             counts = [:]
@@ -47,8 +77,8 @@ struct TimeStepCounter {
 
     /// The median, or nil if there were no steps or too many distinct ones (then use
     /// `TimeStepCounter.select`).
-    mutating func median() -> Double? {
-        flushRun()
+    func median() -> Double? {
+        for slot in 0..<8 { flush(slot) }
         guard count > 0, !overflowed else { return nil }
         let lowerRank = (count - 1) / 2
         let upperRank = count / 2
