@@ -446,7 +446,7 @@ CASES = [
      ["bad/short_input.csv"], ["--window", "256"]),
 ]
 
-NOTES = {"partial_raw_frame": "partial", "truncated_wav": "partial", "short_input_no_records": "empty"}
+NOTES = {"partial_raw_frame": "partial", "truncated_wav": "partial", "short_input_no_records": "fewer than one window"}
 
 
 # ------------------------------------------------------------------ fragility checks
@@ -539,7 +539,7 @@ def main() -> int:
         with open(os.path.join(HERE, exp), "w", encoding="utf-8", newline="") as fh:
             ref.write_csv(recs, fh, cols)
         entry = {"name": name, "description": desc, "inputs": inputs, "args": args, "expected": exp,
-                 "records": len(recs)}
+                 "records": len(recs), "fs": max(d[2] for d in detail)}
         if name in NOTES:
             entry["expected_note"] = NOTES[name]
         issues = fragility(name, detail, opts)
