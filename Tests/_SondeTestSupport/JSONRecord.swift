@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A record decoded from sonde's JSON or NDJSON output. Decoded with `JSONDecoder`, which
 /// reads numbers exactly (Foundation's `JSONSerialization` on Linux does not always).
