@@ -10,14 +10,9 @@ public struct Band: Sendable, Hashable {
 
     /// `band_power:LO-HI` with both edges in shortest form (`0-1000`, `12.5-40`).
     public var columnName: String {
-        "band_power:\(Self.shortest(low))-\(Self.shortest(high))"
+        "band_power:\(low.compactDescription)-\(high.compactDescription)"
     }
 
-    /// Whole numbers print without `.0`, as FEATURES.md's column names show.
-    static func shortest(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return "\(value)"
-    }
 
     /// Parses `LO-HI,LO-HI,...`; validation against the sample rate happens in `validate(sampleRate:)`.
     /// - Throws: `SondeError(.invalidArgument)` naming the malformed item.
@@ -41,7 +36,7 @@ public struct Band: Sendable, Hashable {
         guard low >= 0, low < high, high <= sampleRate / 2 else {
             throw SondeError(
                 .invalidArgument,
-                "--bands: band \(Self.shortest(low))-\(Self.shortest(high)) Hz must satisfy 0 <= LO < HI <= \(Self.shortest(sampleRate / 2)) (half the sample rate)"
+                "--bands: band \(low.compactDescription)-\(high.compactDescription) Hz must satisfy 0 <= LO < HI <= \((sampleRate / 2).compactDescription) (half the sample rate)"
             )
         }
     }

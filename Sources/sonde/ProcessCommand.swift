@@ -74,7 +74,13 @@ struct ProcessCommand: AsyncParsableCommand {
             let paths = try InputPaths.expand(inputs)
             let graphInputs = try paths.map { path in
                 let source = try SampleSources.open(path: path, options: options)
-                try settings.validate(sampleRate: source.format.sampleRate)
+                do {
+                    try settings.validate(sampleRate: source.format.sampleRate)
+                } catch var error as SondeError {
+                    // Whether a filter or band fits depends on the input's rate: say which input.
+                    error.message += " (input '\(path)' is sampled at \(source.format.sampleRate.compactDescription) Hz)"
+                    throw error
+                }
                 return PipelineGraph.Input(name: path, source: source)
             }
             let outputFormat = format ?? output.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv

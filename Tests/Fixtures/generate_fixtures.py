@@ -446,7 +446,7 @@ CASES = [
      ["bad/short_input.csv"], ["--window", "256"]),
 ]
 
-NOTES = {"partial_raw_frame": "partial", "truncated_wav": "partial", "short_input_no_records": "fewer than one window"}
+NOTES = {"partial_raw_frame": "partial last frame", "truncated_wav": "complete frames", "short_input_no_records": "fewer than one window"}
 
 
 # ------------------------------------------------------------------ fragility checks

@@ -11,6 +11,8 @@ struct BadCase: Decodable, CustomTestStringConvertible, Sendable {
     var kind: String
     var line: Int?
     var column: Int?
+    /// The filter stage an `invalid_filter` case must name.
+    var stage: String?
 
     var testDescription: String { name }
 
@@ -47,7 +49,10 @@ struct BadCase: Decodable, CustomTestStringConvertible, Sendable {
 
     @Test(arguments: try BadCase.all())
     func fixtureIsRefusedWithItsLocation(_ bad: BadCase) throws {
-        var fragments = bad.inputs.map { ($0 as NSString).lastPathComponent }
+        // Problems with the data name the file; a filter problem names its stage.
+        let namesFile = ["bad_cell", "wrong_cell_count", "missing_rate", "invalid_band"].contains(bad.kind)
+        var fragments = namesFile ? bad.inputs.map { ($0 as NSString).lastPathComponent } : []
+        if let stage = bad.stage { fragments.append(stage) }
         if let line = bad.line { fragments.append("line \(line)") }
         if let column = bad.column { fragments.append("column \(column)") }
         try expectRefused(["process"] + bad.inputs + bad.args, mentions: fragments)

@@ -91,40 +91,58 @@ public final class FeatureExtractor {
 
     // MARK: - Time domain (section 4)
 
-    /// Fills the time-domain features, writes the windowed frame into the FFT input, and
-    /// returns the frame's value if the frame is flat.
+    /// Fills the time-domain features, writes the windowed frame into the FFT input (unless
+    /// the frame is flat), and returns the frame's value if it is flat.
     private func measureTimeDomain(_ frame: UnsafeBufferPointer<Double>, into features: inout FrameFeatures) -> Double? {
         guard let x = frame.baseAddress else { return nil }
         let n = Double(length)
         let sums = FrameKernels.timeDomainSums(x, count: length)
-        let mean = sums.sum / n
+        if sums.maximum == sums.minimum {
+            // A flat frame: the exact values, not the rounding of N additions (which would
+            // make the skewness cut-off below depend on summation order).
+            let c = sums.maximum
+            features.mean = c
+            features.rms = abs(c)
+            features.peak = abs(c)
+            features.crestFactor = c == 0 ? 0 : 1
+            return c
+        }
+        let roughMean = sums.sum / n
         let rms = (sums.sumOfSquares / n).squareRoot()
         let peak = Swift.max(abs(sums.maximum), abs(sums.minimum))
-        features.mean = mean
         features.rms = rms
         features.peak = peak
         features.peakToPeak = sums.maximum - sums.minimum
         features.crestFactor = rms == 0 ? 0 : peak / rms
         features.zeroCrossingRate = Double(sums.crossings) / Double(length - 1)
-        let isFlat = sums.maximum == sums.minimum
 
+        // Deviations are scaled by a power of two near 1/peak (exact) so that m2^1.5 and m2²
+        // neither underflow for tiny signals nor overflow for huge ones.
+        let scale = Double(sign: .plus, exponent: -peak.exponent, significand: 1)
+        var mean = roughMean
         window.coefficients.withUnsafeBufferPointer { w in
             guard let w = w.baseAddress else { return }
-            // Central moments from the mean, in a second pass: raw power sums lose
-            // everything on offsets like 9.81 + a small vibration.
-            if needsMoments {
-                let moments = FrameKernels.momentsAndWindow(x, mean: mean, window: w, windowed: fftInput.base, count: length)
-                let m2 = moments.m2 / n
-                features.std = m2.squareRoot()
-                // scipy gives up (returns nan) below this; FEATURES.md makes that 0.
-                let degenerate = m2 <= (1e-15 * mean) * (1e-15 * mean)
-                features.skewness = degenerate ? 0 : (moments.m3 / n) / (m2 * m2.squareRoot())
-                features.kurtosis = degenerate ? 0 : (moments.m4 / n) / (m2 * m2)
-            } else if needsSpectrum, !isFlat {
-                FrameKernels.window(x, window: w, windowed: fftInput.base, count: length)
-            }
+            guard needsMoments || needsSpectrum else { return }
+            // Second pass from the mean: raw power sums lose everything on offsets like
+            // 9.81 + a small vibration. Σd corrects the mean for the rounding of the first
+            // pass, and the moments are shifted to the corrected mean exactly.
+            let p = FrameKernels.momentsAndWindow(x, center: roughMean, scale: scale, window: w, windowed: fftInput.base, count: length)
+            let delta = p.s1 / n
+            mean = roughMean + delta / scale
+            guard needsMoments else { return }
+            let r2 = p.s2 / n, r3 = p.s3 / n, r4 = p.s4 / n
+            let m2 = Swift.max(r2 - delta * delta, 0)
+            let m3 = r3 - 3 * delta * r2 + 2 * delta * delta * delta
+            let m4 = r4 - 4 * delta * r3 + 6 * delta * delta * r2 - 3 * delta * delta * delta * delta
+            features.std = m2.squareRoot() / scale
+            // scipy gives up (returns nan) below this; FEATURES.md makes that 0.
+            let limit = 1e-15 * mean * scale
+            let degenerate = m2 <= limit * limit
+            features.skewness = degenerate ? 0 : m3 / (m2 * m2.squareRoot())
+            features.kurtosis = degenerate ? 0 : m4 / (m2 * m2)
         }
-        return isFlat ? sums.maximum : nil
+        features.mean = mean
+        return nil
     }
 
     // MARK: - Spectrum (section 5)

@@ -45,36 +45,31 @@ enum FrameKernels {
         return (sum.sum(), squares.sum(), minimum.min(), maximum.max(), Int(crossings.wrappedSum()))
     }
 
-    /// Central moments Σd², Σd³, Σd⁴ with d = x - mean, and, in the same pass, the
-    /// windowed frame `x * w` for the FFT.
+    /// Power sums Σd, Σd², Σd³, Σd⁴ of `d = (x - center) * scale`, and, in the same pass,
+    /// the windowed frame `x * w` for the FFT.
     static func momentsAndWindow(
-        _ x: UnsafePointer<Double>, mean: Double, window: UnsafePointer<Double>, windowed: UnsafeMutablePointer<Double>, count: Int
-    ) -> (m2: Double, m3: Double, m4: Double) {
-        var m2 = Lanes(repeating: 0)
-        var m3 = Lanes(repeating: 0)
-        var m4 = Lanes(repeating: 0)
-        let center = Lanes(repeating: mean)
+        _ x: UnsafePointer<Double>, center: Double, scale: Double, window: UnsafePointer<Double>,
+        windowed: UnsafeMutablePointer<Double>, count: Int
+    ) -> (s1: Double, s2: Double, s3: Double, s4: Double) {
+        var s1 = Lanes(repeating: 0)
+        var s2 = Lanes(repeating: 0)
+        var s3 = Lanes(repeating: 0)
+        var s4 = Lanes(repeating: 0)
+        let c = Lanes(repeating: center)
+        let k = Lanes(repeating: scale)
         var i = 0
         while i < count {
             let v = load(x, i)
             store(v * load(window, i), windowed, i)
-            let d = v - center
+            let d = (v - c) * k
             let d2 = d * d
-            m2 += d2
-            m3 += d2 * d
-            m4 += d2 * d2
+            s1 += d
+            s2 += d2
+            s3 += d2 * d
+            s4 += d2 * d2
             i += 4
         }
-        return (m2.sum(), m3.sum(), m4.sum())
-    }
-
-    /// `x * w` alone, when no moment is asked for.
-    static func window(_ x: UnsafePointer<Double>, window: UnsafePointer<Double>, windowed: UnsafeMutablePointer<Double>, count: Int) {
-        var i = 0
-        while i < count {
-            store(load(x, i) * load(window, i), windowed, i)
-            i += 4
-        }
+        return (s1.sum(), s2.sum(), s3.sum(), s4.sum())
     }
 
     /// |X[k]|² from FFTW's interleaved complex bins, `bins` of them (the last odd one too).
