@@ -15,9 +15,11 @@ public protocol SampleSource: AnyObject {
     /// Notes for the user that are not errors (a partial last frame that was dropped...),
     /// available once `read(into:)` has returned 0.
     var notes: [String] { get }
+
+    /// Interleaved frames the source expects to deliver, when it knows (for progress bars).
+    var expectedFrames: Int? { get }
 }
 
 extension SampleSource {
-    /// Interleaved frames the source expects to deliver, when it knows (for progress bars).
     public var expectedFrames: Int? { nil }
 }
