@@ -61,7 +61,7 @@ public final class PipelineGraph: Sendable {
 
     public let settings: PipelineSettings
     public let options: Options
-    private let stopRequested = Atomic<Bool>(false)
+    private let stopSignal = StopSignal()
     private let samplesRead = Atomic<Int>(0)
 
     public init(settings: PipelineSettings, options: Options) {
@@ -72,7 +72,7 @@ public final class PipelineGraph: Sendable {
     /// Ends the run gracefully (SIGINT): readers stop, and every record already complete
     /// is measured and emitted before `run` returns.
     public func stop() {
-        stopRequested.store(true, ordering: .relaxed)
+        stopSignal.fire()
     }
 
     /// Samples (all channels) read so far, for progress reports.
@@ -122,7 +122,7 @@ public final class PipelineGraph: Sendable {
             samplesPerChannel: stages.map { $0.samplesPerChannel.load(ordering: .relaxed) },
             frames: stages.map { $0.framesCut.load(ordering: .relaxed) },
             records: records,
-            stopped: stopRequested.load(ordering: .relaxed)
+            stopped: stopSignal.hasFired
         )
     }
 
@@ -143,7 +143,7 @@ public final class PipelineGraph: Sendable {
 
     private func run(_ stage: SourceStage, work: AsyncBoundedQueue<WorkItem>) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { [self] in try await stage.read(stopRequested: stopRequested, samplesRead: samplesRead) }
+            group.addTask { [self] in try await stage.read(stop: stopSignal, samplesRead: samplesRead) }
             group.addTask { await stage.cut(into: work) }
             try await group.waitForAll()
         }

@@ -58,11 +58,12 @@ final class SourceStage: @unchecked Sendable {
     }
 
     /// Reader: blocking reads on the I/O thread, then into the ring (waiting when it is full).
-    func read(stopRequested: borrowing Atomic<Bool>, samplesRead: borrowing Atomic<Int>) async throws {
+    func read(stop: StopSignal, samplesRead: borrowing Atomic<Int>) async throws {
         defer { ring.close() }
         let channelCount = format.channelCount
-        while !stopRequested.load(ordering: .relaxed), !ring.isCancelled {
-            let frames = try await io.run { [self] in try source.read(into: readBlock) }
+        while !stop.hasFired, !ring.isCancelled {
+            // A stop abandons a read that is still blocked (a quiet pipe or terminal).
+            guard let frames = try await io.run(until: stop, { [self] in try source.read(into: readBlock) }) else { break }
             if frames == 0 { break }
             samplesPerChannel.add(frames, ordering: .relaxed)
             samplesRead.add(frames * channelCount, ordering: .relaxed)
