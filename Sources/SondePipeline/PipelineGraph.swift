@@ -27,7 +27,7 @@ public final class PipelineGraph: Sendable {
         /// Interleaved frames a reader asks its source for at a time.
         public var readFrames: Int
 
-        public init(jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 32, readFrames: Int = 16_384) {
+        public init(jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 16_384) {
             self.jobs = Swift.max(1, jobs)
             self.ringCapacity = ringCapacity
             self.framesPerJob = Swift.max(1, framesPerJob)
@@ -85,11 +85,30 @@ public final class PipelineGraph: Sendable {
         let stages = try inputs.map { input in
             try SourceStage(input: input, settings: settings, options: options)
         }
-        let work = AsyncBoundedQueue<WorkItem>(capacity: 2 * options.jobs)
+        let work = AsyncBoundedQueue<WorkItem>(capacity: 4 * options.jobs)
         let failure = GraphFailure(stages: stages, work: work)
         let io = BlockingIO(label: "sonde.export")
 
-        let records = try await withThrowingTaskGroup(of: Int.self) { group in
+        let threads = WorkerThreads(count: options.jobs)
+        defer { threads.shutdown() }
+        let records = try await withTaskExecutorPreference(threads) {
+            try await runStages(stages, work: work, failure: failure, io: io, emit: emit)
+        }
+        if let error = failure.error { throw error }
+        return Summary(
+            samplesPerChannel: stages.map { $0.samplesPerChannel.load(ordering: .relaxed) },
+            frames: stages.map { $0.framesCut.load(ordering: .relaxed) },
+            records: records,
+            stopped: stopSignal.hasFired
+        )
+    }
+
+    /// Every stage as a child task: workers, the source runner and the exporter.
+    private func runStages(
+        _ stages: [SourceStage], work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure, io: BlockingIO,
+        emit: @escaping @Sendable (RecordBatch) throws -> Void
+    ) async throws -> Int {
+        try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<options.jobs {
                 group.addTask {
                     await Self.measure(work)
@@ -117,13 +136,6 @@ public final class PipelineGraph: Sendable {
             for try await count in group { records += count }
             return records
         }
-        if let error = failure.error { throw error }
-        return Summary(
-            samplesPerChannel: stages.map { $0.samplesPerChannel.load(ordering: .relaxed) },
-            frames: stages.map { $0.framesCut.load(ordering: .relaxed) },
-            records: records,
-            stopped: stopSignal.hasFired
-        )
     }
 
     /// Runs at most `jobs` sources at once, in argument order (fill, then one per finish).
@@ -176,6 +188,9 @@ public final class PipelineGraph: Sendable {
                 }
             }
             item.result.fulfil(values)
+            // Let the framer and exporter in between jobs: a worker that always finds
+            // work would otherwise keep its thread and starve the stages that feed it.
+            await Task.yield()
         }
     }
 

@@ -48,7 +48,7 @@ final class SourceStage: @unchecked Sendable {
             )
         }
         // Enough tickets in flight to keep every worker busy, few enough to bound memory.
-        tickets = AsyncBoundedQueue(capacity: 2 * options.jobs + 2)
+        tickets = AsyncBoundedQueue(capacity: 4 * options.jobs + 4)
         io = BlockingIO(label: "sonde.read.\(name)")
     }
 
@@ -81,8 +81,17 @@ final class SourceStage: @unchecked Sendable {
             let frames = await readFromRing()
             if frames == 0 { break }
             let block = UnsafeBufferPointer(rebasing: cutBlock[0..<(frames * channelCount)])
-            for (index, channel) in channels.enumerated() {
-                channel.append(interleaved: block, channel: index, channelCount: channelCount)
+            if channelCount == 1 {
+                channels[0].append(interleaved: block, channel: 0, channelCount: 1)
+            } else {
+                // Each channel's filter is sequential in time, but channels are independent:
+                // filter them side by side (perf: the filter was a third of the framer's time).
+                await withTaskGroup(of: Void.self) { group in
+                    for (index, channel) in channels.enumerated() {
+                        let append = ChannelAppend(channel: channel, block: block, index: index, count: channelCount)
+                        group.addTask { append.run() }
+                    }
+                }
             }
             while let complete = channels.first?.completeFrames, complete >= framesPerJob {
                 guard await send(frames: framesPerJob, first: nextFrame, to: work) else { return }
@@ -148,5 +157,19 @@ final class SourceStage: @unchecked Sendable {
         for ticket in tickets.cancel() {
             for result in ticket.results { result.abandon() }
         }
+    }
+}
+
+/// One channel's share of a block, handed to a child task.
+private struct ChannelAppend: @unchecked Sendable {
+    // @unchecked: the block is only read, and each child task gets a different channel; the
+    // framer waits for all of them before it touches the block or the channels again.
+    let channel: ChannelProcessor
+    let block: UnsafeBufferPointer<Double>
+    let index: Int
+    let count: Int
+
+    func run() {
+        channel.append(interleaved: block, channel: index, channelCount: count)
     }
 }

@@ -131,8 +131,9 @@ final class BatchCollector: Sendable {
             maximumLead.withLock { $0 = max($0, graph.progress - emittedSamples) }
             usleep(200)
         }
-        // Ring 4096 + read block 1024 + framer history + (2*jobs work + 2*jobs+2 tickets) × 4 frames × hop 100.
-        let bound = 4096 + 1024 + 256 + 4096 + (4 + 6 + 1) * 4 * 100
+        // Ring 4096 + read block 1024 + framer history and block + (4*jobs work items +
+        // 4*jobs+4 tickets + one in hand) × 4 frames × hop 100.
+        let bound = 4096 + 1024 + 256 + 4096 + (8 + 12 + 1) * 4 * 100
         #expect(maximumLead.withLock { $0 } <= bound)
     }
 
