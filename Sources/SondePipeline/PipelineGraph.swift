@@ -40,10 +40,14 @@ public final class PipelineGraph: Sendable {
         // @unchecked: the source is used by its reader stage only, one call at a time.
         public var name: String
         public var source: any SampleSource
+        /// How records get their `time`; seconds from the start (plus the source's time
+        /// offset) unless a live source gives a wall clock.
+        public var clock: RecordClock?
 
-        public init(name: String, source: any SampleSource) {
+        public init(name: String, source: any SampleSource, clock: RecordClock? = nil) {
             self.name = name
             self.source = source
+            self.clock = clock
         }
     }
 

@@ -11,6 +11,7 @@ final class SourceStage: @unchecked Sendable {
     let name: String
     let format: StreamFormat
     let configuration: FeatureConfiguration
+    let clock: RecordClock
     let tickets: AsyncBoundedQueue<BlockTicket>
     let samplesPerChannel = Atomic<Int>(0)
     let framesCut = Atomic<Int>(0)
@@ -31,6 +32,7 @@ final class SourceStage: @unchecked Sendable {
         name = input.name
         self.format = format
         source = input.source
+        clock = input.clock ?? .seconds(sampleRate: format.sampleRate, offset: format.timeOffset)
         configuration = try settings.featureConfiguration(sampleRate: format.sampleRate)
         let designs = try settings.filters.map { try $0.design(sampleRate: format.sampleRate) }
         let channelCount = format.channelCount
@@ -147,7 +149,7 @@ final class SourceStage: @unchecked Sendable {
         }
         return RecordBatch(
             fileName: name, channelNames: format.channelNames, columnCount: columns, firstFrame: firstFrame,
-            frameCount: frameCount, hop: hop, clock: .seconds(sampleRate: format.sampleRate, offset: format.timeOffset),
+            frameCount: frameCount, hop: hop, clock: clock,
             values: values
         )
     }

@@ -2,6 +2,8 @@
 public import ArgumentParser
 public import SondeCore
 public import SondeIO
+public import SondePipeline
 
 extension SampleFormat: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
+extension LiveClockSource.OverrunPolicy: ExpressibleByArgument {}

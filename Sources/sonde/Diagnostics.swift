@@ -11,6 +11,16 @@ enum Diagnostics {
         writeLine("note: \(message)")
     }
 
+    /// A transient status line, only on a terminal.
+    static func progress(_ message: String) {
+        if isatty(2) == 1 { writeLine(message) }
+    }
+
+    /// A line of its own (a summary), always.
+    static func say(_ message: String) {
+        writeLine(message)
+    }
+
     static func error(_ message: String) {
         writeLine("error: \(message)")
     }

@@ -1,0 +1,68 @@
+/// Arithmetic for the simulated device that gives the same bits on every machine: only
+/// IEEE 754 additions and multiplications, no libm (whose last bit may differ between C
+/// libraries), so a seed names one recording everywhere.
+enum DeterministicMath {
+    /// sin(2π·cycles), from the fractional part of `cycles`. Taylor series to x¹⁹ on
+    /// [-π/2, π/2]: error below 1e-16, far under a 32-bit sample's resolution.
+    static func sinOfCycles(_ cycles: Double) -> Double {
+        var r = cycles - (cycles + 0.5).rounded(.down)  // [-0.5, 0.5)
+        // Fold into [-0.25, 0.25] using sin(π - a) = sin(a).
+        if r > 0.25 { r = 0.5 - r } else if r < -0.25 { r = -0.5 - r }
+        let x = r * (2 * Double.pi)
+        let x2 = x * x
+        // Horner in x² from the x¹⁹ term down: -1/19!, +1/17!, -1/15!, ..., -1/3!, 1.
+        let coefficients: [Double] = [
+            1.0 / 355_687_428_096_000, -1.0 / 1_307_674_368_000, 1.0 / 6_227_020_800, -1.0 / 39_916_800,
+            1.0 / 362_880, -1.0 / 5040, 1.0 / 120, -1.0 / 6, 1.0,
+        ]
+        var term = -1.0 / 121_645_100_408_832_000
+        for c in coefficients { term = term * x2 + c }
+        return term * x
+    }
+}
+
+/// xoshiro256**: small, fast, and defined bit for bit, so noise repeats across machines.
+struct Xoshiro256StarStar {
+    private var s0, s1, s2, s3: UInt64
+
+    /// Seeds the four words from SplitMix64, as the algorithm's authors recommend.
+    init(seed: UInt64) {
+        var state = seed
+        func splitMix() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        s0 = splitMix()
+        s1 = splitMix()
+        s2 = splitMix()
+        s3 = splitMix()
+    }
+
+    mutating func next() -> UInt64 {
+        let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
+        let t = s1 << 17
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = s3 << 45 | s3 >> 19
+        return result
+    }
+
+    /// Uniform in [0, 1) with 53 random bits.
+    mutating func nextUnit() -> Double {
+        Double(next() >> 11) * 0x1p-53
+    }
+
+    /// Approximately standard normal: the Irwin–Hall sum of 12 uniforms minus 6 (mean 0,
+    /// variance 1, tails cut at ±6σ), chosen because it needs no logarithm.
+    mutating func nextGaussian() -> Double {
+        var sum = 0.0
+        for _ in 0..<12 { sum += nextUnit() }
+        return sum - 6
+    }
+}

@@ -1,0 +1,241 @@
+import ArgumentParser
+import Foundation
+import SondeCore
+import SondeIO
+import SondePipeline
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct StreamCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stream",
+        abstract: "Measure a live source and write each record to stdout as soon as it is computed.",
+        discussion: """
+            Sources: the paired device (sonde device pair), a one-off simulated device \
+            (--profile FILE, or --tone/--noise/... flags with --rate and --channels), a recording \
+            replayed at its sample rate (--input FILE --realtime), or raw samples arriving on \
+            standard input (--input - --rate R --channels C --sample-type T).
+
+            Records carry wall-clock time (RFC 3339, UTC, milliseconds). A live device is paced \
+            by its sample clock: a 1 kHz device with --window 1024 --hop 512 emits a record per \
+            channel every 0.512 s. When stdout cannot keep up, a live device drops its oldest \
+            blocks (counted in the summary); --on-overrun block waits instead.
+
+            Profile files: `name = ...`, `rate = HZ`, then per channel a `[channel NAME]` \
+            section with `tone = FREQ AMPLITUDE [H2 H3 ...]` (repeatable), `noise = RMS`, \
+            `offset = V`, `drift = AMPLITUDE PERIOD_S`, `impulses = PER_SECOND AMPLITUDE`.
+
+            Examples:
+              sonde stream --profile sample-data/faulty-pump.profile --seed 7 --features rms,kurtosis
+              sonde stream --frames 20 --format csv | head -n 5
+              sonde stream --profile sample-data/healthy-pump.profile --as-fast-as-possible \\
+                  --frames 100 --record raw.f32
+              sonde stream --input sample-data/motor.wav --realtime --stats
+              my-daq | sonde stream --input - --rate 10000 --channels 3 --sample-type i16le
+            """
+    )
+
+    @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
+    @OptionGroup(title: "Device") var device: DeviceOptions
+    @OptionGroup(title: "Input") var input: InputOptions
+
+    @Option(name: .customLong("input"), help: ArgumentHelp("Read this recording (with --realtime) or - for live raw samples on stdin.", valueName: "FILE"))
+    var inputPath: String?
+
+    @Flag(help: "Replay --input at its sample rate instead of as fast as possible.")
+    var realtime = false
+
+    @Flag(help: "Do not pace the device by its sample clock.")
+    var asFastAsPossible = false
+
+    @Option(help: "Record format on stdout.")
+    var format: StreamFormatOption = .ndjson
+
+    @Option(help: ArgumentHelp("Stop after this much signal: 10s, 500ms, 2m or seconds.", valueName: "D"))
+    var duration: String?
+
+    @Option(help: ArgumentHelp("Stop after K frames per channel.", valueName: "K"))
+    var frames: Int?
+
+    @Option(help: "When stdout is slower than the source: drop-oldest (default for a device) or block (default for files and stdin).")
+    var onOverrun: LiveClockSource.OverrunPolicy?
+
+    @Option(help: ArgumentHelp("Also write the samples measured to this raw file (.f32 or .f64).", valueName: "FILE"))
+    var record: String?
+
+    @Flag(help: "Add latency (last sample of a window in → record written) p50/p99 to the summary.")
+    var stats = false
+
+    @Option(help: ArgumentHelp("Feature workers (default: the number of cores).", valueName: "J"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(name: .shortAndLong, help: "No summary on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        if let frames, frames < 1 { throw ValidationError("--frames \(frames): expected at least 1") }
+        if let duration, StreamCommand.seconds(duration) == nil {
+            throw ValidationError("--duration \(duration): expected a length like 10s, 500ms, 2m or 1.5")
+        }
+        if realtime && inputPath == nil { throw ValidationError("--realtime replays a recording: add --input FILE") }
+        if jobs < 1 { throw ValidationError("--jobs \(jobs): expected at least 1") }
+    }
+
+    /// Seconds from `10s`, `500ms`, `2m`, `1h` or a bare number.
+    static func seconds(_ text: String) -> Double? {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            if let value = Double(text.dropLast(suffix.count)), value > 0, value.isFinite { return value * scale }
+        }
+        if let value = Double(text), value > 0, value.isFinite { return value }
+        return nil
+    }
+
+    func run() async throws {
+        signal(SIGPIPE, SIG_IGN)  // a closed stdout becomes EPIPE, which ends the run quietly
+        try await reportingErrors {
+            let settings = try pipeline.settings()
+            let arrivals = stats ? ArrivalLog() : nil
+            let live = try makeSource(settings: settings, arrivals: arrivals)
+            let rate = live.source.format.sampleRate
+            do {
+                try settings.validate(sampleRate: rate)
+            } catch var error as SondeError {
+                error.message += " (the source is sampled at \(rate.compactDescription) Hz)"
+                throw error
+            }
+            let options = live.paced
+                ? PipelineGraph.Options(jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)))
+                : PipelineGraph.Options(jobs: jobs, framesPerJob: 8)
+            let graph = PipelineGraph(settings: settings, options: options)
+            let interrupts = Interrupts { _ in graph.stop() }
+            let output = OutputFile(standardOutputFlushing: .everyRecord)
+            let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: false)
+            let writer = try RecordWriters.make(format: format.outputFormat, layout: layout, output: output)
+            let started = MonotonicSeconds.now()
+            let emitter = StreamEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
+            let input = PipelineGraph.Input(
+                name: live.name, source: live.source,
+                clock: .wallClock(sampleRate: rate, epochOfFirstSample: Date().timeIntervalSince1970)
+            )
+            let summary = try await graph.run(inputs: [input]) { try emitter.emit($0) }
+            try writer.finish()
+            if !quiet {
+                let elapsed = MonotonicSeconds.now() - started
+                var line = "sonde stream: \(summary.records) records, \(summary.samplesPerChannel[0]) samples per channel, "
+                line += "\(live.dropped()) dropped, \(String(format: "%.2f", elapsed)) s"
+                if stats {
+                    let histogram = emitter.latencies.withLock { $0 }
+                    func ms(_ fraction: Double) -> String {
+                        histogram.percentile(fraction).map { String(format: "%.2f ms", Double($0) / 1e6) } ?? "n/a"
+                    }
+                    line += "; latency p50 \(ms(0.5)), p99 \(ms(0.99)), p99.9 \(ms(0.999)) over \(histogram.count) records"
+                }
+                Diagnostics.say(line)
+            }
+            if let status = interrupts.exitStatus { throw ExitCode(status) }
+        }
+    }
+
+    /// The source chain: device or input, pacing and overrun policy, limits, recording.
+    private func makeSource(settings: PipelineSettings, arrivals: ArrivalLog?) throws -> LiveInput {
+        var base: any SampleSource
+        var name: String
+        let isDevice: Bool
+        if let inputPath {
+            base = try SampleSources.open(path: inputPath, options: SampleSourceOptions(sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType))
+            name = inputPath
+            isDevice = false
+        } else {
+            let device: SimulatedDevice
+            if let profile = try self.device.profileText(rate: input.rate, channels: input.channels) {
+                device = SimulatedDevice(profile: try DeviceProfile.parse(profile.text, source: profile.source), seed: self.device.seed)
+            } else if let paired = try DeviceCommand.connection().current() {
+                device = try paired.makeDevice()
+            } else {
+                throw SondeError(.invalidArgument, "Device not connected — run sonde device pair (or pass --profile FILE or --input FILE)")
+            }
+            base = device
+            name = device.deviceID
+            isDevice = true
+        }
+        let paced = isDevice ? !asFastAsPossible : realtime
+        var clock: LiveClockSource?
+        if paced || arrivals != nil {
+            let policy = onOverrun ?? (isDevice ? .dropOldest : .block)
+            let live = LiveClockSource(base: base, policy: policy, paced: paced, arrivals: arrivals)
+            clock = live
+            base = live
+        }
+        var limit: Int?
+        if let frames { limit = (frames - 1) * settings.hop + settings.frameLength }
+        if let duration, let seconds = StreamCommand.seconds(duration) {
+            let durationFrames = Int((seconds * base.format.sampleRate).rounded())
+            limit = min(limit ?? durationFrames, durationFrames)
+        }
+        if let limit { base = LimitedSource(base: base, frames: limit) }
+        if let record {
+            let type = SampleFormat.allCases.first { record.lowercased().hasSuffix("." + $0.rawValue) || record.lowercased().hasSuffix("." + $0.rawValue.dropLast(2)) } ?? .f32le
+            base = try RecordingSource(base: base, path: record, sampleFormat: type)
+        }
+        return LiveInput(name: name, source: base, paced: paced, clock: clock)
+    }
+}
+
+/// A source chain ready to run, and what the summary needs to know about it.
+private struct LiveInput {
+    var name: String
+    var source: any SampleSource
+    var paced: Bool
+    var clock: LiveClockSource?
+
+    func dropped() -> Int { clock?.droppedFrames ?? 0 }
+}
+
+/// Writes batches and, with --stats, measures each record's latency.
+private final class StreamEmitter: @unchecked Sendable {
+    // @unchecked: the graph calls `emit` from its exporter only, one batch at a time; the
+    // histogram is behind its own lock for the summary.
+    let writer: any RecordWriter
+    let arrivals: ArrivalLog?
+    let latencies = Mutex(LatencyHistogram())
+    let frameLength: Int
+
+    init(writer: any RecordWriter, arrivals: ArrivalLog?, frameLength: Int) {
+        self.writer = writer
+        self.arrivals = arrivals
+        self.frameLength = frameLength
+    }
+
+    func emit(_ batch: RecordBatch) throws {
+        try writer.write(batch)
+        guard let arrivals else { return }
+        let now = ArrivalLog.now()
+        for frame in 0..<batch.frameCount {
+            let lastSample = (batch.firstFrame + frame) * batch.hop + frameLength - 1
+            guard let arrived = arrivals.arrival(ofFrame: lastSample) else { continue }
+            latencies.withLock { histogram in
+                for _ in batch.channelNames { histogram.record(nanoseconds: now &- arrived) }
+            }
+        }
+    }
+}
+
+/// Seconds on a monotonic clock, for the summary's duration.
+enum MonotonicSeconds {
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
+
+/// The record formats a stream can write (JSON arrays never end, so they are not offered).
+enum StreamFormatOption: String, CaseIterable, ExpressibleByArgument {
+    case ndjson, csv
+
+    var outputFormat: OutputFormat { self == .csv ? .csv : .ndjson }
+}

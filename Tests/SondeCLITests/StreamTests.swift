@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+import _SondeTestSupport
+
+/// `sonde stream` and `sonde device` as a user runs them.
+@Suite(.serialized) struct StreamTests {
+    private let sampleData = Fixtures.packageRoot.appendingPathComponent("sample-data")
+
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A profile at `rate` Hz with two channels, written to a temporary file.
+    private func profile(rate: Int, in directory: URL) throws -> String {
+        let text = """
+            name = test-device
+            rate = \(rate)
+            [channel x]
+            tone = \(Double(rate) / 21) 1 0.2
+            noise = 0.05
+            impulses = 3 2
+            [channel y]
+            tone = \(Double(rate) / 13) 0.5
+            noise = 0.01
+            offset = 9.81
+            """
+        let path = directory.appendingPathComponent("test.profile").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Starts sonde with pipes; the caller reads, signals and waits.
+    private func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = SondeBinary.url
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, output, errors)
+    }
+
+    private func wait(_ process: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            return false
+        }
+        process.waitUntilExit()
+        return true
+    }
+
+    @Test func recordedSamplesGiveTheSameFeaturesThroughProcess() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let raw = dir.appendingPathComponent("raw.f32").path
+        let profile = sampleData.appendingPathComponent("faulty-pump.profile").path
+        let streamed = try SondeBinary.run(["stream", "--profile", profile, "--seed", "7", "--as-fast-as-possible", "--frames", "100", "--record", raw, "--bands", "0-1000,1000-5000", "--filter", "highpass:10"])
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        let processed = try SondeBinary.run(["process", raw, "--rate", "25600", "--channels", "2", "--bands", "0-1000,1000-5000", "--filter", "highpass:10", "--format", "ndjson"])
+        #expect(processed.status == 0, "\(processed.stderr)")
+        let live = try JSONRecord.decodeLines(streamed.stdout)
+        let replayed = try JSONRecord.decodeLines(processed.stdout)
+        #expect(live.count == 200 && replayed.count == 200)
+        for (a, b) in zip(live, replayed) {
+            for (key, value) in a.fields where key != "time" && key != "channel" {
+                #expect(b[key] == value, "\(key)")
+            }
+        }
+        // Live records carry wall-clock time; the channels keep the device's names.
+        #expect(live.first?["time"]?.text?.hasSuffix("Z") == true)
+        #expect(live.first?["channel"] == .text("accel_x"))
+    }
+
+    @Test func sameSeedSameSamples() throws {
+        let profile = sampleData.appendingPathComponent("faulty-pump.profile").path
+        let arguments = ["stream", "--profile", profile, "--seed", "3", "--as-fast-as-possible", "--frames", "20", "--format", "csv", "--features", "rms,kurtosis,peak"]
+        let first = try SondeBinary.run(arguments)
+        let second = try SondeBinary.run(arguments)
+        let other = try SondeBinary.run(["stream", "--profile", profile, "--seed", "4", "--as-fast-as-possible", "--frames", "20", "--format", "csv", "--features", "rms,kurtosis,peak"])
+        func values(_ text: String) -> [[String]] { RecordTable(csv: text).rows.map { Array($0.dropFirst(4)) } }
+        #expect(values(first.stdout) == values(second.stdout))
+        #expect(values(first.stdout) != values(other.stdout))
+    }
+
+    /// A 1 kHz device with N=64, H=32 emits one record per channel every 32 ms.
+    @Test func recordsArePacedByTheSampleClock() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (process, output, _) = try start(["stream", "--profile", try profile(rate: 1000, in: dir), "--window", "64", "--hop", "32", "--frames", "12", "--features", "rms"])
+        var arrivals: [Date] = []
+        var buffer = Data()
+        let handle = output.fileHandleForReading
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            let lines = buffer.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count - 1
+            while arrivals.count < lines { arrivals.append(Date()) }
+        }
+        #expect(wait(process, seconds: 10))
+        #expect(arrivals.count == 24)
+        // Frame 0 needs 64 samples (64 ms), each later frame 32 ms more: 11 × 32 ms from
+        // the first record to the last.
+        let span = (arrivals.last ?? Date()).timeIntervalSince(arrivals.first ?? Date())
+        #expect(span > 0.28 && span < 0.6, "first to last record took \(span) s, expected about 0.352 s")
+    }
+
+    @Test func closedStdoutEndsQuietlyWithSuccess() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let command = "set -o pipefail; '\(SondeBinary.url.path)' stream --profile '\(try profile(rate: 8000, in: dir))' --window 256 | head -n 3"
+        let started = Date()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", command]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        #expect(wait(process, seconds: 10), "sonde did not end after head closed the pipe")
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").count == 3)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func signalFlushesAndSummarizes(signal: Int32, status: Int32) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (process, output, errors) = try start(["stream", "--profile", try profile(rate: 8000, in: dir), "--window", "256", "--format", "csv", "--features", "rms"])
+        Thread.sleep(forTimeInterval: 0.6)
+        kill(process.processIdentifier, signal)
+        #expect(wait(process, seconds: 10))
+        #expect(process.terminationStatus == status)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let summary = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 3 && lines.last == "", "complete records only")
+        #expect(summary.contains("records") && summary.contains("dropped"), "\(summary)")
+        #expect(summary.split(separator: "\n").count == 1)
+    }
+
+    /// stdout stalls for 1.5 s: a live device drops its oldest blocks (and says how many);
+    /// with --on-overrun block nothing is lost.
+    @Test(arguments: ["drop-oldest", "block"])
+    func overrunPolicy(_ policy: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (process, output, errors) = try start([
+            "stream", "--profile", try profile(rate: 200_000, in: dir), "--window", "64", "--hop", "64", "--on-overrun", policy, "--duration", "2.5s",
+        ])
+        Thread.sleep(forTimeInterval: 1.5)  // nobody reads: the 64 KiB pipe fills within milliseconds
+        let drained = output.fileHandleForReading.readDataToEndOfFile()
+        #expect(wait(process, seconds: 20))
+        #expect(process.terminationStatus == 0)
+        let summary = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let dropped = summary.split(separator: ",").first { $0.contains("dropped") }.flatMap { Int($0.split(separator: " ").first ?? "") } ?? -1
+        let records = String(decoding: drained, as: UTF8.self).split(separator: "\n").count
+        if policy == "drop-oldest" {
+            #expect(dropped > 0, "\(summary)")
+            #expect(records < 2 * 500_000 / 64)
+        } else {
+            #expect(dropped == 0, "\(summary)")
+            #expect(records == 2 * (500_000 / 64), "block loses nothing: \(summary)")
+        }
+    }
+
+    @Test func devicePairingIsRememberedAndForgotten() throws {
+        let home = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = ["SONDE_HOME": home.path]
+        #expect(try SondeBinary.run(["device", "status"], environment: env).stdout == "Device not connected\n")
+        let withoutDevice = try SondeBinary.run(["stream", "--frames", "1"], environment: env)
+        #expect(withoutDevice.status != 0 && withoutDevice.stderr.contains("sonde device pair"))
+        let started = Date()
+        let paired = try SondeBinary.run(["device", "pair", "--profile", sampleData.appendingPathComponent("healthy-pump.profile").path, "--seed", "9"], environment: env)
+        let took = Date().timeIntervalSince(started)
+        #expect(paired.status == 0)
+        #expect(took >= 0.3, "pairing is a handshake of 300–800 ms, took \(took) s")
+        let id = paired.stdout.trimmingCharacters(in: .newlines)
+        #expect(id.hasPrefix("Device connected: sim-healthy-pump-"))
+        #expect(try SondeBinary.run(["device", "status"], environment: env).stdout == id + "\n")
+        let streamed = try SondeBinary.run(["stream", "--frames", "2", "--as-fast-as-possible", "--features", "rms"], environment: env)
+        #expect(streamed.status == 0)
+        #expect(try JSONRecord.decodeLines(streamed.stdout).count == 4)
+        #expect(try SondeBinary.run(["device", "unpair"], environment: env).status == 0)
+        #expect(try SondeBinary.run(["device", "status"], environment: env).stdout == "Device not connected\n")
+    }
+
+    @Test func badProfileNamesFileAndLine() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("bad.profile").path
+        try "rate = 1000\n[channel x]\ntone = 50\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try SondeBinary.run(["stream", "--profile", path, "--frames", "1"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("bad.profile, line 3"), "\(result.stderr)")
+    }
+}
