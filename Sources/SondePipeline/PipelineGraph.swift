@@ -66,6 +66,8 @@ public final class PipelineGraph: Sendable {
     public let settings: PipelineSettings
     public let options: Options
     private let stopSignal = StopSignal()
+    /// Busy time per stage, for benchmarks.
+    public let stageTimes = StageTimes()
     private let samplesRead = Atomic<Int>(0)
 
     public init(settings: PipelineSettings, options: Options) {
@@ -87,7 +89,7 @@ public final class PipelineGraph: Sendable {
     /// - Throws: the first error of any stage (bad input, a failed write); the others stop.
     public func run(inputs: [Input], emit: @escaping @Sendable (RecordBatch) throws -> Void) async throws -> Summary {
         let stages = try inputs.map { input in
-            try SourceStage(input: input, settings: settings, options: options)
+            try SourceStage(input: input, settings: settings, options: options, times: stageTimes)
         }
         let work = AsyncBoundedQueue<WorkItem>(capacity: 4 * options.jobs)
         let failure = GraphFailure(stages: stages, work: work)
@@ -114,8 +116,8 @@ public final class PipelineGraph: Sendable {
     ) async throws -> Int {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<options.jobs {
-                group.addTask {
-                    await Self.measure(work)
+                group.addTask { [stageTimes] in
+                    await Self.measure(work, times: stageTimes)
                     return 0
                 }
             }
@@ -128,9 +130,9 @@ public final class PipelineGraph: Sendable {
                 }
                 return 0
             }
-            group.addTask {
+            group.addTask { [stageTimes] in
                 do {
-                    return try await Self.export(stages, io: io, emit: emit)
+                    return try await Self.export(stages, io: io, times: stageTimes, emit: emit)
                 } catch {
                     failure.fail(error)
                     return 0
@@ -167,7 +169,7 @@ public final class PipelineGraph: Sendable {
 
     /// A worker: measures jobs until the queue ends. Each worker keeps its own extractors
     /// (they own FFT buffers and are not thread-safe), one per configuration it has met.
-    private static func measure(_ work: AsyncBoundedQueue<WorkItem>) async {
+    private static func measure(_ work: AsyncBoundedQueue<WorkItem>, times: StageTimes) async {
         var extractors: [FeatureConfiguration: FeatureExtractor] = [:]
         while let item = await work.next() {
             let extractor: FeatureExtractor
@@ -180,6 +182,7 @@ public final class PipelineGraph: Sendable {
             let columns = item.configuration.columnCount
             let length = item.configuration.frameLength
             var values = [Double](repeating: 0, count: item.frameCount * columns)
+            let started = MonotonicClock.now()
             item.samples.withUnsafeBufferPointer { samples in
                 values.withUnsafeMutableBufferPointer { values in
                     for frame in 0..<item.frameCount {
@@ -191,6 +194,7 @@ public final class PipelineGraph: Sendable {
                     }
                 }
             }
+            times.add(.measure, MonotonicClock.now() &- started)
             item.result.fulfil(values)
             // Let the framer and exporter in between jobs: a worker that always finds
             // work would otherwise keep its thread and starve the stages that feed it.
@@ -199,7 +203,9 @@ public final class PipelineGraph: Sendable {
     }
 
     /// The exporter: results in output order, regardless of which worker finished first.
-    private static func export(_ stages: [SourceStage], io: BlockingIO, emit: @escaping @Sendable (RecordBatch) throws -> Void) async throws -> Int {
+    private static func export(
+        _ stages: [SourceStage], io: BlockingIO, times: StageTimes, emit: @escaping @Sendable (RecordBatch) throws -> Void
+    ) async throws -> Int {
         var records = 0
         for stage in stages {
             while let ticket = await stage.tickets.next() {
@@ -211,7 +217,7 @@ public final class PipelineGraph: Sendable {
                 }
                 let batch = stage.batch(firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: perChannel)
                 records += batch.recordCount
-                try await io.run { try emit(batch) }
+                try await io.run { try times.time(.export) { try emit(batch) } }
             }
         }
         return records

@@ -24,10 +24,12 @@ final class SourceStage: @unchecked Sendable {
     private let readBlock: UnsafeMutableBufferPointer<Double>
     private let cutBlock: UnsafeMutableBufferPointer<Double>
     private let io: BlockingIO
+    private let times: StageTimes
 
     /// Designs the filters for the input's rate.
     /// - Throws: `SondeError(.invalidArgument)` for filters or bands that do not fit it.
-    init(input: PipelineGraph.Input, settings: PipelineSettings, options: PipelineGraph.Options) throws {
+    init(input: PipelineGraph.Input, settings: PipelineSettings, options: PipelineGraph.Options, times: StageTimes) throws {
+        self.times = times
         let format = input.source.format
         name = input.name
         self.format = format
@@ -65,7 +67,7 @@ final class SourceStage: @unchecked Sendable {
         let channelCount = format.channelCount
         while !stop.hasFired, !ring.isCancelled {
             // A stop abandons a read that is still blocked (a quiet pipe or terminal).
-            guard let frames = try await io.run(until: stop, { [self] in try source.read(into: readBlock) }) else { break }
+            guard let frames = try await io.run(until: stop, { [self] in try times.time(.read) { try source.read(into: readBlock) } }) else { break }
             if frames == 0 { break }
             samplesPerChannel.add(frames, ordering: .relaxed)
             samplesRead.add(frames * channelCount, ordering: .relaxed)
@@ -84,13 +86,13 @@ final class SourceStage: @unchecked Sendable {
             if frames == 0 { break }
             let block = UnsafeBufferPointer(rebasing: cutBlock[0..<(frames * channelCount)])
             if channelCount == 1 {
-                channels[0].append(interleaved: block, channel: 0, channelCount: 1)
+                times.time(.filter) { channels[0].append(interleaved: block, channel: 0, channelCount: 1) }
             } else {
                 // Each channel's filter is sequential in time, but channels are independent:
                 // filter them side by side (perf: the filter was a third of the framer's time).
                 await withTaskGroup(of: Void.self) { group in
                     for (index, channel) in channels.enumerated() {
-                        let append = ChannelAppend(channel: channel, block: block, index: index, count: channelCount)
+                        let append = ChannelAppend(channel: channel, block: block, index: index, count: channelCount, times: times)
                         group.addTask { append.run() }
                     }
                 }
@@ -170,8 +172,9 @@ private struct ChannelAppend: @unchecked Sendable {
     let block: UnsafeBufferPointer<Double>
     let index: Int
     let count: Int
+    let times: StageTimes
 
     func run() {
-        channel.append(interleaved: block, channel: index, channelCount: count)
+        times.time(.filter) { channel.append(interleaved: block, channel: index, channelCount: count) }
     }
 }

@@ -13,6 +13,6 @@ struct Sonde: AsyncParsableCommand {
 
             Every number is defined in FEATURES.md; run `sonde process --help` for the options.
             """,
-        subcommands: [ProcessCommand.self, StreamCommand.self, DeviceCommand.self]
+        subcommands: [ProcessCommand.self, StreamCommand.self, DeviceCommand.self, BenchCommand.self]
     )
 }

@@ -116,7 +116,7 @@ struct StreamCommand: AsyncParsableCommand {
             let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: false)
             let writer = try RecordWriters.make(format: format.outputFormat, layout: layout, output: output)
             let started = MonotonicSeconds.now()
-            let emitter = StreamEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
+            let emitter = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
             let input = PipelineGraph.Input(
                 name: live.name, source: live.source,
                 clock: .wallClock(sampleRate: rate, epochOfFirstSample: Date().timeIntervalSince1970)
@@ -193,35 +193,6 @@ private struct LiveInput {
     var clock: LiveClockSource?
 
     func dropped() -> Int { clock?.droppedFrames ?? 0 }
-}
-
-/// Writes batches and, with --stats, measures each record's latency.
-private final class StreamEmitter: @unchecked Sendable {
-    // @unchecked: the graph calls `emit` from its exporter only, one batch at a time; the
-    // histogram is behind its own lock for the summary.
-    let writer: any RecordWriter
-    let arrivals: ArrivalLog?
-    let latencies = Mutex(LatencyHistogram())
-    let frameLength: Int
-
-    init(writer: any RecordWriter, arrivals: ArrivalLog?, frameLength: Int) {
-        self.writer = writer
-        self.arrivals = arrivals
-        self.frameLength = frameLength
-    }
-
-    func emit(_ batch: RecordBatch) throws {
-        try writer.write(batch)
-        guard let arrivals else { return }
-        let now = ArrivalLog.now()
-        for frame in 0..<batch.frameCount {
-            let lastSample = (batch.firstFrame + frame) * batch.hop + frameLength - 1
-            guard let arrived = arrivals.arrival(ofFrame: lastSample) else { continue }
-            latencies.withLock { histogram in
-                for _ in batch.channelNames { histogram.record(nanoseconds: now &- arrived) }
-            }
-        }
-    }
 }
 
 /// Seconds on a monotonic clock, for the summary's duration.

@@ -36,6 +36,16 @@ public final class OutputFile {
         buffer.reserveCapacity(Self.capacity)
     }
 
+    /// Writes to /dev/null: a real exporter whose bytes go nowhere, for benchmarks.
+    public init(discarding: Void = ()) throws {
+        path = nil
+        temporaryPath = nil
+        flushPolicy = .whenFull
+        descriptor = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SondeError(.io, "cannot open /dev/null: \(String(cString: strerror(errno)))") }
+        buffer.reserveCapacity(Self.capacity)
+    }
+
     /// Creates a temporary file beside `path`; nothing appears at `path` until `commit()`.
     /// - Throws: `SondeError(.io)` when the directory is missing or not writable.
     public init(atomicallyReplacing path: String, flushPolicy: FlushPolicy = .whenFull) throws {

@@ -10,13 +10,18 @@ enum DeterministicMath {
         if r > 0.25 { r = 0.5 - r } else if r < -0.25 { r = -0.5 - r }
         let x = r * (2 * Double.pi)
         let x2 = x * x
-        // Horner in x² from the x¹⁹ term down: -1/19!, +1/17!, -1/15!, ..., -1/3!, 1.
-        let coefficients: [Double] = [
-            1.0 / 355_687_428_096_000, -1.0 / 1_307_674_368_000, 1.0 / 6_227_020_800, -1.0 / 39_916_800,
-            1.0 / 362_880, -1.0 / 5040, 1.0 / 120, -1.0 / 6, 1.0,
-        ]
+        // Horner in x² from the x¹⁹ term down: -1/19!, +1/17!, -1/15!, ..., -1/3!, 1
+        // (written out: an array literal here cost an allocation per sample).
         var term = -1.0 / 121_645_100_408_832_000
-        for c in coefficients { term = term * x2 + c }
+        term = term * x2 + 1.0 / 355_687_428_096_000
+        term = term * x2 - 1.0 / 1_307_674_368_000
+        term = term * x2 + 1.0 / 6_227_020_800
+        term = term * x2 - 1.0 / 39_916_800
+        term = term * x2 + 1.0 / 362_880
+        term = term * x2 - 1.0 / 5040
+        term = term * x2 + 1.0 / 120
+        term = term * x2 - 1.0 / 6
+        term = term * x2 + 1.0
         return term * x
     }
 }
@@ -59,10 +64,15 @@ struct Xoshiro256StarStar {
     }
 
     /// Approximately standard normal: the Irwin–Hall sum of 12 uniforms minus 6 (mean 0,
-    /// variance 1, tails cut at ±6σ), chosen because it needs no logarithm.
+    /// variance 1, tails cut at ±6σ), chosen because it needs no logarithm. The uniforms
+    /// are 16-bit, four from each 64-bit draw: ample resolution for sensor noise.
     mutating func nextGaussian() -> Double {
-        var sum = 0.0
-        for _ in 0..<12 { sum += nextUnit() }
-        return sum - 6
+        var sum: UInt64 = 0
+        for _ in 0..<3 {
+            let bits = next()
+            sum &+= (bits & 0xFFFF) &+ (bits >> 16 & 0xFFFF) &+ (bits >> 32 & 0xFFFF) &+ (bits >> 48)
+        }
+        // Each 16-bit uniform is (u + 0.5) / 65536, so 12 of them add 6 halves.
+        return (Double(sum) + 6) * 0x1p-16 - 6
     }
 }

@@ -42,44 +42,51 @@ public final class SimulatedDevice: SampleSource {
         let channelCount = profile.channels.count
         let frames = buffer.count / channelCount
         let rate = profile.sampleRate
-        for frame in 0..<frames {
-            let n = Double(position + frame)
-            for c in 0..<channelCount {
-                buffer[frame * channelCount + c] = sample(n, channel: c, rate: rate)
+        // Channel by channel, with each channel's settings hoisted out of the sample loop
+        // (perf: reading them per sample cost a retain and release each).
+        for c in 0..<channelCount {
+            let settings = profile.channels[c]
+            var state = channels[c]
+            let decay = 1 - 1 / Swift.max(1, 0.002 * rate)
+            let impulseProbability = settings.impulseRate / rate
+            settings.tones.withUnsafeBufferPointer { tones in
+                for frame in 0..<frames {
+                    let n = Double(position + frame)
+                    var value = settings.offset
+                    for tone in tones {
+                        let cycles = tone.frequency * n / rate
+                        value += tone.amplitude * DeterministicMath.sinOfCycles(cycles)
+                        var order = 2.0
+                        for amplitude in tone.harmonics {
+                            value += amplitude * DeterministicMath.sinOfCycles(order * cycles)
+                            order += 1
+                        }
+                    }
+                    if settings.driftAmplitude != 0 {
+                        value += settings.driftAmplitude * DeterministicMath.sinOfCycles(n / (rate * settings.driftPeriod))
+                    }
+                    if settings.noise != 0 {
+                        value += settings.noise * state.random.nextGaussian()
+                    }
+                    if impulseProbability > 0 {
+                        if state.random.nextUnit() < impulseProbability {
+                            state.impulseEnvelope = settings.impulseAmplitude
+                        }
+                        if state.impulseEnvelope != 0 {
+                            // An alternating ring decaying over about 2 ms, like a struck bearing race.
+                            state.impulseSign = -state.impulseSign
+                            value += state.impulseEnvelope * state.impulseSign
+                            state.impulseEnvelope *= decay
+                            if abs(state.impulseEnvelope) < 1e-9 { state.impulseEnvelope = 0 }
+                        }
+                    }
+                    // Rounded to a 32-bit float, as an ADC delivers it.
+                    buffer[frame * channelCount + c] = Double(Float(value))
+                }
             }
+            channels[c] = state
         }
         position += frames
         return frames
-    }
-
-    private func sample(_ n: Double, channel c: Int, rate: Double) -> Double {
-        let settings = profile.channels[c]
-        var value = settings.offset
-        for tone in settings.tones {
-            let cycles = tone.frequency * n / rate
-            value += tone.amplitude * DeterministicMath.sinOfCycles(cycles)
-            for (index, amplitude) in tone.harmonics.enumerated() {
-                value += amplitude * DeterministicMath.sinOfCycles(Double(index + 2) * cycles)
-            }
-        }
-        if settings.driftAmplitude != 0 {
-            value += settings.driftAmplitude * DeterministicMath.sinOfCycles(n / (rate * settings.driftPeriod))
-        }
-        if settings.noise != 0 {
-            value += settings.noise * channels[c].random.nextGaussian()
-        }
-        if settings.impulseRate > 0 {
-            if channels[c].random.nextUnit() < settings.impulseRate / rate {
-                channels[c].impulseEnvelope = settings.impulseAmplitude
-            }
-            if channels[c].impulseEnvelope != 0 {
-                // An alternating ring decaying over about 2 ms, like a struck bearing race.
-                channels[c].impulseSign = -channels[c].impulseSign
-                value += channels[c].impulseEnvelope * channels[c].impulseSign
-                channels[c].impulseEnvelope *= 1 - 1 / Swift.max(1, 0.002 * rate)
-                if abs(channels[c].impulseEnvelope) < 1e-9 { channels[c].impulseEnvelope = 0 }
-            }
-        }
-        return Double(Float(value))
     }
 }

@@ -1,0 +1,233 @@
+import ArgumentParser
+import Foundation
+import SondeCore
+import SondeDSP
+import SondeIO
+import SondePipeline
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure throughput: the simulated device, as fast as possible, through the whole pipeline.",
+        discussion: """
+            The device (default: --rate 51200 --channels 2, a tone with harmonics and noise; or \
+            --profile FILE) runs unpaced through the same pipeline as `sonde process` into a CSV \
+            exporter writing to /dev/null. Its first second is generated once and replayed, so \
+            the figures measure the pipeline, not the signal generator. Prints samples/s, × real time, frames/s, the share of \
+            busy time per stage, latency from a window's last sample in to its record out \
+            (p50/p99/p99.9) and peak RSS.
+
+            --fft-only runs the bare FFT loop instead (window + r2c + magnitude, same N, H and \
+            jobs); --versus-fft runs both in this process and prints the ratio.
+
+            Examples:
+              sonde bench --filter highpass:10:4 --jobs 2
+              sonde bench --versus-fft --filter highpass:10:4 --bands 0-1000,1000-5000,5000-20000
+              sonde bench --rate 51200 --channels 4 --window 4096 --json
+            """
+    )
+
+    @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
+    @OptionGroup(title: "Device") var device: DeviceOptions
+    @OptionGroup(title: "Input") var input: InputOptions
+
+    @Option(help: ArgumentHelp("Seconds of signal to push through (at the device rate).", valueName: "S"))
+    var seconds: Double = 600
+
+    @Option(help: ArgumentHelp("Feature workers (default: the number of cores).", valueName: "J"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Run only the bare FFT loop (window + r2c + magnitude).")
+    var fftOnly = false
+
+    @Flag(help: "Run the pipeline and the FFT loop, and print their ratio.")
+    var versusFft = false
+
+    @Flag(help: "One JSON object instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard seconds > 0 else { throw ValidationError("--seconds \(seconds): expected more than 0") }
+        guard jobs >= 1 else { throw ValidationError("--jobs \(jobs): expected at least 1") }
+        guard !(fftOnly && versusFft) else { throw ValidationError("--fft-only and --versus-fft: pick one") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let settings = try pipeline.settings()
+            let profile = try device.profileText(rate: input.rate ?? 51200, channels: input.channels ?? 2)
+                ?? (Self.benchProfile(rate: input.rate ?? 51200, channels: input.channels ?? 2), "bench")
+            let deviceProfile = try DeviceProfile.parse(profile.text, source: profile.source)
+            try settings.validate(sampleRate: deviceProfile.sampleRate)
+            let frames = Int(seconds * deviceProfile.sampleRate)
+            var report: [(String, BenchValue)] = [
+                ("rate_hz", .number(deviceProfile.sampleRate)), ("channels", .integer(deviceProfile.channels.count)),
+                ("window", .integer(settings.frameLength)), ("hop", .integer(settings.hop)), ("jobs", .integer(jobs)),
+                ("samples", .integer(frames * deviceProfile.channels.count)),
+            ]
+            if !fftOnly {
+                report += try await runPipeline(settings: settings, profile: deviceProfile, frames: frames)
+            }
+            if fftOnly || versusFft {
+                report += try await runFFTLoop(settings: settings, profile: deviceProfile, frames: frames)
+            }
+            if versusFft, case .number(let full)? = report.first(where: { $0.0 == "samples_per_second" })?.1,
+                case .number(let fft)? = report.first(where: { $0.0 == "fft_only_samples_per_second" })?.1
+            {
+                report.append(("pipeline_share_of_fft_limit", .number(full / fft)))
+            }
+            report.append(("peak_rss_mib", .number(Self.peakRSSMiB())))
+            print(json ? Self.json(report) : Self.text(report))
+        }
+    }
+
+    private func runPipeline(settings: PipelineSettings, profile: DeviceProfile, frames: Int) async throws -> [(String, BenchValue)] {
+        let arrivals = ArrivalLog()
+        let device = try ReplayedDevice(SimulatedDevice(profile: profile, seed: device.seed), frames: Int(profile.sampleRate))
+        let source = LimitedSource(base: LiveClockSource(base: device, policy: .block, paced: false, arrivals: arrivals), frames: frames)
+        let graph = PipelineGraph(settings: settings, options: PipelineGraph.Options(jobs: jobs))
+        let writer = try RecordWriters.make(
+            format: .csv, layout: RecordLayout(valueColumns: settings.valueColumns, includesFile: false), output: try OutputFile(discarding: ())
+        )
+        let latencies = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
+        let started = MonotonicSeconds.now()
+        let summary = try await graph.run(inputs: [PipelineGraph.Input(name: "bench", source: source)]) { try latencies.emit($0) }
+        try writer.finish()
+        let elapsed = MonotonicSeconds.now() - started
+        let samples = Double(summary.samplesPerChannel[0] * profile.channels.count)
+        let histogram = latencies.latencies.withLock { $0 }
+        let busy = StageTimes.Stage.allCases.map { graph.stageTimes.seconds($0) }
+        let totalBusy = max(busy.reduce(0, +), 1e-12)
+        var values: [(String, BenchValue)] = [
+            ("seconds", .number(elapsed)),
+            ("samples_per_second", .number(samples / elapsed)),
+            ("times_real_time", .number(samples / elapsed / (profile.sampleRate * Double(profile.channels.count)))),
+            ("frames_per_second", .number(Double(summary.records) / elapsed)),
+        ]
+        for (stage, seconds) in zip(StageTimes.Stage.allCases, busy) {
+            values.append(("share_\(stage)", .number(seconds / totalBusy)))
+        }
+        for (name, fraction) in [("latency_p50_ms", 0.5), ("latency_p99_ms", 0.99), ("latency_p999_ms", 0.999)] {
+            values.append((name, .number(Double(histogram.percentile(fraction) ?? 0) / 1e6)))
+        }
+        return values
+    }
+
+    /// The bare FFT over the same frames, split over `jobs` tasks.
+    private func runFFTLoop(settings: PipelineSettings, profile: DeviceProfile, frames: Int) async throws -> [(String, BenchValue)] {
+        let channels = profile.channels.count
+        // One second of the device's signal per channel (at least one window), reused.
+        let length = max(settings.frameLength, Int(profile.sampleRate))
+        let interleaved = UnsafeMutableBufferPointer<Double>.allocate(capacity: length * channels)
+        defer { interleaved.deallocate() }
+        _ = try SimulatedDevice(profile: profile, seed: device.seed).read(into: interleaved)
+        let signal = (0..<channels).map { c in (0..<length).map { interleaved[$0 * channels + c] } }
+        let framesPerChannel = frames < settings.frameLength ? 0 : (frames - settings.frameLength) / settings.hop + 1
+        let framesInSignal = (length - settings.frameLength) / settings.hop + 1
+        let total = framesPerChannel * channels
+        let started = MonotonicSeconds.now()
+        let checksum = await withTaskGroup(of: Double.self) { group in
+            for worker in 0..<jobs {
+                group.addTask {
+                    let spectrum = MagnitudeSpectrum(frameLength: settings.frameLength)
+                    var sum = 0.0
+                    var index = worker
+                    while index < total {
+                        let channel = index % channels
+                        let start = (index / channels % framesInSignal) * settings.hop
+                        sum += signal[channel].withUnsafeBufferPointer {
+                            spectrum.sumOfMagnitudes(UnsafeBufferPointer(rebasing: $0[start..<(start + settings.frameLength)]))
+                        }
+                        index += jobs
+                    }
+                    return sum
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        let elapsed = MonotonicSeconds.now() - started
+        precondition(checksum.isFinite)
+        return [
+            ("fft_only_seconds", .number(elapsed)),
+            ("fft_only_samples_per_second", .number(Double(frames * channels) / elapsed)),
+        ]
+    }
+
+    /// A 2970 rpm machine: a tone with harmonics on every channel, noise, a DC offset.
+    static func benchProfile(rate: Double, channels: Int) -> String {
+        var lines = ["name = bench", "rate = \(rate.compactDescription)"]
+        for c in 0..<channels {
+            lines += ["[channel ch\(c)]", "tone = \(49.5 * Double(c + 1)) 1 0.3 0.1", "tone = 1234.5 0.2", "noise = 0.05", "offset = \(c)"]
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func peakRSSMiB() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024  // Linux reports KiB
+    }
+
+    static func text(_ report: [(String, BenchValue)]) -> String {
+        report.map { name, value in "\(name.replacingOccurrences(of: "_", with: " ")): \(value.text)" }.joined(separator: "\n")
+    }
+
+    static func json(_ report: [(String, BenchValue)]) -> String {
+        "{" + report.map { name, value in "\"\(name)\":\(value.json)" }.joined(separator: ",") + "}"
+    }
+}
+
+enum BenchValue {
+    case number(Double)
+    case integer(Int)
+
+    var text: String {
+        switch self {
+        case .integer(let value): String(value)
+        case .number(let value) where abs(value) >= 1e5: String(format: "%.4g", value)
+        case .number(let value): String(format: "%.4f", value)
+        }
+    }
+
+    var json: String {
+        switch self {
+        case .integer(let value): String(value)
+        case .number(let value): value.isFinite ? "\(value)" : "null"
+        }
+    }
+}
+
+/// Replays the first `frames` frames of a source over and over, as fast as asked.
+private final class ReplayedDevice: SampleSource {
+    let format: StreamFormat
+    let notes: [String] = []
+    private let samples: [Double]
+    private var position = 0
+
+    init(_ device: any SampleSource, frames: Int) throws {
+        format = device.format
+        var samples = [Double](repeating: 0, count: frames * device.format.channelCount)
+        let read = try samples.withUnsafeMutableBufferPointer { try device.read(into: $0) }
+        self.samples = Array(samples.prefix(read * device.format.channelCount))
+    }
+
+    func read(into buffer: UnsafeMutableBufferPointer<Double>) throws -> Int {
+        let channels = format.channelCount
+        let frames = buffer.count / channels
+        var written = 0
+        samples.withUnsafeBufferPointer { loop in
+            while written < frames * channels {
+                let take = Swift.min(frames * channels - written, loop.count - position)
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[written..<(written + take)]).update(fromContentsOf: loop[position..<(position + take)])
+                written += take
+                position = (position + take) % loop.count
+            }
+        }
+        return frames
+    }
+}
