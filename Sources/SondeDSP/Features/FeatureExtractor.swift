@@ -20,6 +20,8 @@ public final class FeatureExtractor {
     private let magnitude: UnsafeMutableBufferPointer<Double>
     /// P[k] per bin (one-sided density PSD).
     private let power: UnsafeMutableBufferPointer<Double>
+    /// ln |X[k]|² per bin (-∞ for an empty bin).
+    private let logSquaredMagnitude: UnsafeMutableBufferPointer<Double>
     /// Half-open bin ranges of the requested bands, precomputed from `f[k] = k*fs/N`.
     private let bandBins: [Range<Int>]
     /// Where each requested feature sits in `FrameFeatures`' fixed order.
@@ -39,6 +41,7 @@ public final class FeatureExtractor {
         squaredMagnitude = .allocate(capacity: binCount)
         magnitude = .allocate(capacity: binCount)
         power = .allocate(capacity: binCount)
+        logSquaredMagnitude = .allocate(capacity: binCount)
         let fs = configuration.sampleRate
         let n = Double(configuration.frameLength)
         let binCount = configuration.frameLength / 2 + 1
@@ -63,6 +66,7 @@ public final class FeatureExtractor {
         squaredMagnitude.deallocate()
         magnitude.deallocate()
         power.deallocate()
+        logSquaredMagnitude.deallocate()
     }
 
     /// Measures one frame.
@@ -177,7 +181,10 @@ public final class FeatureExtractor {
         let fs = configuration.sampleRate
         let df = fs / Double(length)
         let nyquist = binCount - 1
-        let s2 = squaredMagnitude, s = magnitude, p = power
+        let s2 = squaredMagnitude, s = magnitude, p = power, logS2 = logSquaredMagnitude
+        if let base = s2.baseAddress, let logs = logS2.baseAddress {
+            FrameKernels.logarithms(base, into: logs, count: binCount)
+        }
 
         var totalPower = 0.0
         var magnitudeSum = 0.0
@@ -197,7 +204,7 @@ public final class FeatureExtractor {
             qSum += Swift.max(squared, 1e-10)
             // One logarithm per bin serves flatness and entropy:
             // -Σ p log p = ln E - Σ S² ln S² / E  (with p = S²/E; empty bins count 0).
-            let logSquared = log(squared)
+            let logSquared = logS2[k]
             logQSum += Swift.max(logSquared, logFloor)
             if squared > 0 { energyLogSum += squared * logSquared }
         }
