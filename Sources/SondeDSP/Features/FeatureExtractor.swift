@@ -186,47 +186,33 @@ public final class FeatureExtractor {
             FrameKernels.logarithms(base, into: logs, count: binCount)
         }
 
-        var totalPower = 0.0
-        var magnitudeSum = 0.0
-        var weightedBins = 0.0
-        var energy = 0.0
-        var logQSum = 0.0
-        var qSum = 0.0
-        var energyLogSum = 0.0
-        // ln(1e-10): Q = max(S², 1e-10), and ln is monotonic, so ln Q = max(ln S², ln 1e-10).
-        let logFloor = log(1e-10)
-        for k in 0..<binCount {
-            let squared = s2[k]
-            totalPower += p[k]
-            magnitudeSum += s[k]
-            weightedBins += Double(k) * s[k]
-            energy += squared
-            qSum += Swift.max(squared, 1e-10)
-            // One logarithm per bin serves flatness and entropy:
-            // -Σ p log p = ln E - Σ S² ln S² / E  (with p = S²/E; empty bins count 0).
-            let logSquared = logS2[k]
-            logQSum += Swift.max(logSquared, logFloor)
-            if squared > 0 { energyLogSum += squared * logSquared }
-        }
-        features.totalPower = totalPower * df
+        guard let s2Base = s2.baseAddress, let sBase = s.baseAddress, let logBase = logS2.baseAddress else { return }
+        let sums = FrameKernels.spectralSums(squared: s2Base, magnitude: sBase, logs: logBase, count: binCount)
+        let magnitudeSum = sums.magnitude
+        let energy = sums.energy
+        // Σ P[k]·df, with P doubled except at DC and Nyquist.
+        let scale = 1 / (fs * window.sumOfSquares)
+        features.totalPower = (2 * energy - s2[0] - s2[nyquist]) * scale * df
 
-        // Centroid, then bandwidth around it and rolloff in one more pass.
-        let centroid = magnitudeSum > 0 ? weightedBins * df / magnitudeSum : 0
-        let threshold = 0.85 * magnitudeSum
-        var spread = 0.0
-        var running = 0.0
-        var rolloffBin = -1
-        for k in 0..<binCount {
-            let d = Double(k) * df - centroid
-            spread += s[k] * d * d
-            running += s[k]
-            if rolloffBin < 0, running >= threshold { rolloffBin = k }
-        }
+        // Centroid, then bandwidth around it; rolloff from the running sum.
+        let centroid = magnitudeSum > 0 ? sums.weightedBins * df / magnitudeSum : 0
         if magnitudeSum > 0 {
             features.spectralCentroid = centroid
+            let spread = FrameKernels.spread(magnitude: sBase, count: binCount, binWidth: df, centroid: centroid)
             features.spectralBandwidth = (spread / magnitudeSum).squareRoot()
         }
-        features.spectralRolloff = Double(Swift.max(rolloffBin, 0)) * df
+        let threshold = 0.85 * magnitudeSum
+        var running = 0.0
+        var rolloffBin = 0
+        for k in 0..<binCount {
+            running += s[k]
+            if running >= threshold {
+                rolloffBin = k
+                break
+            }
+        }
+        features.spectralRolloff = Double(rolloffBin) * df
+        let logQSum = sums.logQ, qSum = sums.q, energyLogSum = sums.energyLog
 
         let bins = Double(binCount)
         features.spectralFlatness = exp(logQSum / bins) / (qSum / bins)

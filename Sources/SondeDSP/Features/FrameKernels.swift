@@ -151,3 +151,71 @@ extension FrameKernels {
         value == 0 ? -.infinity : Foundation.log(value)
     }
 }
+
+extension FrameKernels {
+    /// The sums the spectral features share, in one pass over the bins: Σ|X|, Σk·|X|,
+    /// Σ|X|², Σ max(|X|², 1e-10), Σ max(ln|X|², ln 1e-10) and Σ |X|²·ln|X|² (0 for empty bins).
+    static func spectralSums(
+        squared: UnsafePointer<Double>, magnitude: UnsafePointer<Double>, logs: UnsafePointer<Double>, count: Int
+    ) -> (magnitude: Double, weightedBins: Double, energy: Double, q: Double, logQ: Double, energyLog: Double) {
+        var sumS = Lanes(repeating: 0), sumKS = Lanes(repeating: 0), sumE = Lanes(repeating: 0)
+        var sumQ = Lanes(repeating: 0), sumLogQ = Lanes(repeating: 0), sumEL = Lanes(repeating: 0)
+        let floor = Lanes(repeating: 1e-10)
+        let logFloor = Lanes(repeating: Foundation.log(1e-10))
+        let zero = Lanes(repeating: 0)
+        var bins = Lanes(0, 1, 2, 3)
+        let four = Lanes(repeating: 4)
+        var k = 0
+        while k + 4 <= count {
+            let s2 = load(squared, k), s = load(magnitude, k), l = load(logs, k)
+            sumS += s
+            sumKS += bins * s
+            sumE += s2
+            var q = s2
+            q.replace(with: floor, where: s2 .< floor)
+            sumQ += q
+            var lq = l
+            lq.replace(with: logFloor, where: l .< logFloor)
+            sumLogQ += lq
+            var el = s2 * l
+            el.replace(with: zero, where: s2 .<= zero)
+            sumEL += el
+            bins += four
+            k += 4
+        }
+        var tail = (s: 0.0, ks: 0.0, e: 0.0, q: 0.0, lq: 0.0, el: 0.0)
+        while k < count {
+            let s2 = squared[k], s = magnitude[k], l = logs[k]
+            tail.s += s
+            tail.ks += Double(k) * s
+            tail.e += s2
+            tail.q += Swift.max(s2, 1e-10)
+            tail.lq += Swift.max(l, logFloor[0])
+            if s2 > 0 { tail.el += s2 * l }
+            k += 1
+        }
+        return (sumS.sum() + tail.s, sumKS.sum() + tail.ks, sumE.sum() + tail.e, sumQ.sum() + tail.q, sumLogQ.sum() + tail.lq, sumEL.sum() + tail.el)
+    }
+
+    /// Σ |X[k]| (k·df - centroid)², for the bandwidth.
+    static func spread(magnitude: UnsafePointer<Double>, count: Int, binWidth: Double, centroid: Double) -> Double {
+        var sum = Lanes(repeating: 0)
+        var frequency = Lanes(0, 1, 2, 3) * binWidth
+        let step = Lanes(repeating: 4 * binWidth)
+        let c = Lanes(repeating: centroid)
+        var k = 0
+        while k + 4 <= count {
+            let d = frequency - c
+            sum += load(magnitude, k) * d * d
+            frequency += step
+            k += 4
+        }
+        var total = sum.sum()
+        while k < count {
+            let d = Double(k) * binWidth - centroid
+            total += magnitude[k] * d * d
+            k += 1
+        }
+        return total
+    }
+}
