@@ -25,6 +25,8 @@ demo: build
 test: deps
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	swift test --skip-build
+	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
+	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
 
 clean:
-	rm -rf .build demo-pump.csv
+	rm -rf .build .build-tsan demo-pump.csv
