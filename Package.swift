@@ -16,10 +16,16 @@ let package = Package(
         .library(name: "SondeDSP", targets: ["SondeDSP"]),
         .library(name: "SondeIO", targets: ["SondeIO"]),
         .library(name: "SondePipeline", targets: ["SondePipeline"]),
+        .library(name: "SondeAccounts", targets: ["SondeAccounts"]),
+        .library(name: "SondeMeasurements", targets: ["SondeMeasurements"]),
+        .library(name: "SondeStore", targets: ["SondeStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+        // CryptoExtras' scrypt (BoringSSL's) hashes passwords; Crypto gives SHA-256.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -42,10 +48,30 @@ let package = Package(
         ),
         .target(name: "SondeIO", dependencies: ["SondeCore", "CSndfile"]),
         .target(name: "SondePipeline", dependencies: ["SondeDSP", "SondeCore"]),
+        // Accounts: users, sessions, password hashing, behind store protocols.
+        .target(
+            name: "SondeAccounts",
+            dependencies: [
+                "SondeCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // Saved measurements: summaries, ownership, export through SondeIO's writers.
+        .target(name: "SondeMeasurements", dependencies: ["SondeCore", "SondeIO", "SondeAccounts"]),
+        // The one GRDB importer: SQLite implementations of the account and measurement stores.
+        .target(
+            name: "SondeStore",
+            dependencies: [
+                "SondeCore", "SondeAccounts", "SondeMeasurements",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "sonde",
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline",
+                "SondeAccounts", "SondeMeasurements", "SondeStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,7 +87,18 @@ let package = Package(
             name: "SondePipelineTests",
             dependencies: ["SondePipeline", "SondeIO", "_SondeTestSupport"]
         ),
-        .testTarget(name: "SondeCLITests", dependencies: ["sonde", "_SondeTestSupport"]),
+        .testTarget(
+            name: "SondeAccountsTests",
+            dependencies: ["SondeAccounts", "_SondeTestSupport"]
+        ),
+        .testTarget(
+            name: "SondeStoreTests",
+            dependencies: ["SondeStore", "SondeMeasurements", "SondeAccounts", "SondeIO", "_SondeTestSupport"]
+        ),
+        .testTarget(
+            name: "SondeCLITests",
+            dependencies: ["sonde", "SondeStore", "SondeMeasurements", "SondeAccounts", "_SondeTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

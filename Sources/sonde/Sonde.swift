@@ -13,6 +13,11 @@ struct Sonde: AsyncParsableCommand {
 
             Every number is defined in FEATURES.md; run `sonde process --help` for the options.
             """,
-        subcommands: [ProcessCommand.self, StreamCommand.self, DeviceCommand.self, BenchCommand.self]
+        subcommands: [
+            ProcessCommand.self, StreamCommand.self, DeviceCommand.self, BenchCommand.self,
+            RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
+            ForgotPasswordCommand.self, ResetPasswordCommand.self,
+            MeasureCommand.self, MeasurementsCommand.self, DebugSaveLoopCommand.self,
+        ]
     )
 }

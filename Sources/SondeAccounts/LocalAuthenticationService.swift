@@ -1,0 +1,139 @@
+/// Accounts over a `UserSessionStore`: scrypt password hashes, hashed session tokens with
+/// the client's copy in a `SessionCredentialStore`, reset tokens through a
+/// `PasswordResetMailer`, and failed-login locks.
+public struct LocalAuthenticationService: AuthenticationService {
+    let store: any UserSessionStore
+    let credentials: any SessionCredentialStore
+    let mailer: any PasswordResetMailer
+    let hasher: PasswordHasher
+    let policy: AccountPolicy
+    let now: @Sendable () -> Double
+
+    /// - Parameters:
+    ///   - now: seconds since 1970 (tests move it to expire sessions and end locks).
+    public init(
+        store: any UserSessionStore, credentials: any SessionCredentialStore, mailer: any PasswordResetMailer,
+        hasher: PasswordHasher = PasswordHasher(), policy: AccountPolicy = AccountPolicy(),
+        now: @escaping @Sendable () -> Double = WallClock.now
+    ) {
+        self.store = store
+        self.credentials = credentials
+        self.mailer = mailer
+        self.hasher = hasher
+        self.policy = policy
+        self.now = now
+    }
+
+    public func register(email: String, password: String) async throws -> Account {
+        let email = AccountPolicy.normalize(email: email)
+        guard !email.isEmpty, !password.isEmpty else { throw AccountError.missingFields }
+        guard AccountPolicy.isValid(email: email) else { throw AccountError.invalidEmail(email) }
+        try policy.checkNewPassword(password)
+        // Checked before hashing only to answer fast; createUser's unique index decides.
+        guard try await store.user(email: email) == nil else { throw AccountError.emailTaken(email) }
+        let hash = try await hasher.hash(password)
+        let account = try await store.createUser(email: email, passwordHash: hash, createdAt: now())
+        try await startSession(for: account)
+        return account
+    }
+
+    public func login(email: String, password: String) async throws -> Account {
+        let email = AccountPolicy.normalize(email: email)
+        guard !email.isEmpty, !password.isEmpty else { throw AccountError.missingFields }
+        if let failures = try await store.loginFailures(email: email),
+            let remaining = policy.lockRemaining(failures, now: now())
+        {
+            // Not even looked at: a locked account cannot be brute-forced.
+            throw AccountError.locked(failures: failures.count, retryAfter: remaining)
+        }
+        let stored = try await store.user(email: email)
+        // An unknown email costs one hash too, so timing does not tell which emails exist.
+        let matches = try await hasher.verify(password, against: stored?.passwordHash ?? dummyHash())
+        guard let stored, matches else {
+            let failures = try await store.recordLoginFailure(email: email, at: now())
+            if let remaining = policy.lockRemaining(failures, now: now()) {
+                throw AccountError.locked(failures: failures.count, retryAfter: remaining)
+            }
+            throw AccountError.invalidCredentials
+        }
+        try await store.clearLoginFailures(email: email)
+        if hasher.needsRehash(stored.passwordHash) {
+            try await store.updatePasswordHash(user: stored.account.id, passwordHash: hasher.hash(password))
+        }
+        try await startSession(for: stored.account)
+        return stored.account
+    }
+
+    public func logout() async throws {
+        guard let token = try credentials.load() else { throw AccountError.notLoggedIn }
+        try await store.deleteSession(tokenHash: SecretToken.hash(token))
+        try credentials.remove()
+    }
+
+    public func currentAccount() async throws -> Account? {
+        guard let token = try credentials.load() else { return nil }
+        guard let account = try await store.account(sessionTokenHash: SecretToken.hash(token), now: now()) else {
+            // Expired or revoked elsewhere (a password reset): the client copy is useless.
+            try credentials.remove()
+            return nil
+        }
+        return account
+    }
+
+    public func requestPasswordReset(email: String) async throws {
+        let email = AccountPolicy.normalize(email: email)
+        guard !email.isEmpty else { throw AccountError.missingFields }
+        guard AccountPolicy.isValid(email: email) else { throw AccountError.invalidEmail(email) }
+        guard let user = try await store.user(email: email) else { return }
+        let token = SecretToken.random()
+        let issued = now()
+        let expires = issued + policy.resetTokenLifetime
+        try await store.createResetToken(
+            tokenHash: token.hash, user: user.account.id, createdAt: issued, expiresAt: expires)
+        try await mailer.sendPasswordReset(to: user.account.email, token: token.text, expiresAt: expires)
+    }
+
+    public func resetPassword(token: String, newPassword: String) async throws -> Account {
+        let token = String(token.trimmingWhitespace())
+        guard !token.isEmpty, !newPassword.isEmpty else { throw AccountError.missingFields }
+        try policy.checkNewPassword(newPassword)
+        let tokenHash = SecretToken.hash(token)
+        // Cheap check first, so a wrong token costs no scrypt; the transaction below re-checks.
+        guard try await store.isValidResetToken(tokenHash: tokenHash, now: now()) else {
+            throw AccountError.invalidResetToken
+        }
+        let hash = try await hasher.hash(newPassword)
+        let keep = try credentials.load().map(SecretToken.hash)
+        guard
+            let account = try await store.completePasswordReset(
+                tokenHash: tokenHash, passwordHash: hash, now: now(), keepingSession: keep
+            )
+        else { throw AccountError.invalidResetToken }
+        try await store.clearLoginFailures(email: account.email)
+        return account
+    }
+
+    /// Saves a new session; a session the client held before (another account's, say) is
+    /// revoked, not left valid in the store.
+    private func startSession(for account: Account) async throws {
+        if let previous = try credentials.load() {
+            try await store.deleteSession(tokenHash: SecretToken.hash(previous))
+        }
+        let token = SecretToken.random()
+        let created = now()
+        try await store.createSession(
+            tokenHash: token.hash, user: account.id, createdAt: created, expiresAt: created + policy.sessionLifetime
+        )
+        try credentials.save(token.text)
+    }
+
+    /// A well-formed hash with the current parameters that no password matches (its key is
+    /// all zeros, which scrypt never outputs in practice).
+    private func dummyHash() -> String {
+        EncodedHash(
+            parameters: hasher.parameters,
+            salt: [UInt8](repeating: 0, count: PasswordHasher.saltByteCount),
+            key: [UInt8](repeating: 0, count: PasswordHasher.keyByteCount)
+        ).text
+    }
+}

@@ -1,0 +1,113 @@
+import Crypto
+import CryptoExtras
+import Dispatch
+import Foundation
+import SondeCore
+
+/// scrypt password hashes in the PHC string format:
+/// `$scrypt$ln=17,r=8,p=1$<salt>$<key>` (unpadded standard base64, 16-byte salt, 32-byte key).
+///
+/// Hashing takes a large fraction of a second and 128 MiB by design, so it runs on one
+/// dedicated serial queue, never on Swift's cooperative pool (where it would stall every
+/// other task), and never more than one at a time (so a burst of logins cannot take
+/// gigabytes).
+public struct PasswordHasher: Sendable {
+    /// The cost of new hashes; existing hashes verify with their own.
+    public var parameters: ScryptParameters
+    static let saltByteCount = 16
+    static let keyByteCount = 32
+
+    public init(parameters: ScryptParameters = .production) {
+        self.parameters = parameters
+    }
+
+    private static let queue = DispatchQueue(label: "sonde.password-hashing", qos: .userInitiated)
+
+    /// A new hash of `password` with a fresh random salt.
+    public func hash(_ password: String) async throws -> String {
+        var generator = SystemRandomNumberGenerator()
+        let salt = (0..<Self.saltByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let key = try await Self.derive(password, salt: salt, parameters: parameters)
+        return EncodedHash(parameters: parameters, salt: salt, key: key).text
+    }
+
+    /// Whether `password` gives `encoded`, compared in constant time.
+    /// - Throws: `SondeError(.invalidInput)` when `encoded` is not a hash this type wrote.
+    public func verify(_ password: String, against encoded: String) async throws -> Bool {
+        let stored = try EncodedHash(parsing: encoded)
+        let key = try await Self.derive(password, salt: stored.salt, parameters: stored.parameters)
+        return constantTimeEquals(key, stored.key)
+    }
+
+    /// Whether `encoded` was made with a lower cost than `parameters` (re-hash it at the
+    /// next login, while the password is at hand).
+    public func needsRehash(_ encoded: String) -> Bool {
+        guard let stored = try? EncodedHash(parsing: encoded) else { return true }
+        return !stored.parameters.isAtLeast(parameters)
+    }
+
+    private static func derive(_ password: String, salt: [UInt8], parameters: ScryptParameters) async throws -> [UInt8]
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(
+                    with: Result {
+                        let key = try KDF.Scrypt.deriveKey(
+                            from: Array(password.utf8), salt: salt, outputByteCount: keyByteCount,
+                            rounds: 1 << parameters.logN, blockSize: parameters.blockSize,
+                            parallelism: parameters.parallelism
+                        )
+                        return key.withUnsafeBytes { Array($0) }
+                    }.mapError { error in
+                        SondeError(.io, "cannot hash a password with scrypt \(parameters)", underlying: error)
+                    }
+                )
+            }
+        }
+    }
+}
+
+/// One `$scrypt$...` string taken apart.
+struct EncodedHash: Equatable {
+    var parameters: ScryptParameters
+    var salt: [UInt8]
+    var key: [UInt8]
+
+    init(parameters: ScryptParameters, salt: [UInt8], key: [UInt8]) {
+        self.parameters = parameters
+        self.salt = salt
+        self.key = key
+    }
+
+    init(parsing text: String) throws {
+        let fields = text.split(separator: "$", omittingEmptySubsequences: false)
+        func invalid(_ what: String) -> SondeError {
+            SondeError(.invalidInput, "stored password hash: \(what); expected $scrypt$ln=N,r=R,p=P$salt$key")
+        }
+        guard fields.count == 5, fields[0].isEmpty, fields[1] == "scrypt" else { throw invalid("unknown format") }
+        var values: [Substring: Int] = [:]
+        for pair in fields[2].split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let value = Int(parts[1]) else { throw invalid("bad parameter '\(pair)'") }
+            values[parts[0]] = value
+        }
+        guard let logN = values["ln"], let r = values["r"], let p = values["p"],
+            ScryptParameters.validLogN.contains(logN), (1...64).contains(r), (1...16).contains(p)
+        else { throw invalid("parameters out of range") }
+        guard let salt = Self.decode(fields[3]), let key = Self.decode(fields[4]), !salt.isEmpty, !key.isEmpty else {
+            throw invalid("bad base64")
+        }
+        self.init(parameters: ScryptParameters(logN: logN, blockSize: r, parallelism: p), salt: salt, key: key)
+    }
+
+    var text: String { "$scrypt$\(parameters)$\(Self.encode(salt))$\(Self.encode(key))" }
+
+    private static func encode(_ bytes: [UInt8]) -> String {
+        String(Data(bytes).base64EncodedString().prefix { $0 != "=" })
+    }
+
+    private static func decode(_ text: Substring) -> [UInt8]? {
+        let padding = String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)
+        return Data(base64Encoded: String(text) + padding).map { Array($0) }
+    }
+}

@@ -1,0 +1,96 @@
+public import SondeAccounts
+public import SondeCore
+public import SondeIO
+
+/// Saved measurements over a `MeasurementStore`, for whoever `authentication` says is
+/// logged in. Export goes through SondeIO's record writers, so the bytes are those of
+/// `sonde process`.
+public struct LocalMeasurementService: MeasurementService {
+    let store: any MeasurementStore
+    let authentication: any AuthenticationService
+    let now: @Sendable () -> Double
+
+    public init(
+        store: any MeasurementStore, authentication: any AuthenticationService,
+        now: @escaping @Sendable () -> Double = WallClock.now
+    ) {
+        self.store = store
+        self.authentication = authentication
+        self.now = now
+    }
+
+    public func save(_ capture: MeasurementCapture, records: [RecordBatch]) async throws -> SavedMeasurement {
+        let owner = try await authentication.requireAccount()
+        let checked = try MeasurementSummary.checking(
+            records, channelNames: capture.channelNames, columns: capture.columns)
+        return try await store.insert(
+            NewMeasurement(
+                owner: owner.id, recordedAt: capture.recordedAt ?? now(), capture: capture, hop: checked.hop,
+                clock: checked.clock, summary: checked.summary, batches: records
+            )
+        )
+    }
+
+    public func list() async throws -> [SavedMeasurement] {
+        try await store.measurements(owner: authentication.requireAccount().id)
+    }
+
+    public func show(id: MeasurementID) async throws -> SavedMeasurement {
+        let owner = try await authentication.requireAccount()
+        guard let measurement = try await store.measurement(id: id, owner: owner.id) else { throw Self.notFound(id) }
+        return measurement
+    }
+
+    public func export(id: MeasurementID, format: OutputFormat, to output: OutputFile) async throws {
+        let owner = try await authentication.requireAccount()
+        guard let measurement = try await store.measurement(id: id, owner: owner.id),
+            let batches = try await store.batches(of: id, owner: owner.id)
+        else {
+            output.abandon()
+            throw Self.notFound(id)
+        }
+        try Self.write(measurement, batches, format: format, to: output)
+    }
+
+    public func exportAll(format: OutputFormat, directory: String) async throws -> [String] {
+        let owner = try await authentication.requireAccount()
+        try PrivateFiles.makeDirectory(directory)
+        var written: [String] = []
+        let measurements = try await store.measurements(owner: owner.id)
+        for measurement in measurements {
+            // Deleted by another process since the listing: skip it, as if listed a moment later.
+            guard let batches = try await store.batches(of: measurement.id, owner: owner.id) else { continue }
+            let path = "\(directory)/measurement-\(measurement.id).\(format.rawValue)"
+            try Self.write(measurement, batches, format: format, to: OutputFile(atomicallyReplacing: path))
+            written.append(path)
+        }
+        let index = try OutputFile(atomicallyReplacing: directory + "/measurements.json")
+        try index.write(MeasurementIndex.json(measurements).utf8)
+        try index.commit()
+        return written + [directory + "/measurements.json"]
+    }
+
+    public func delete(id: MeasurementID) async throws {
+        let owner = try await authentication.requireAccount()
+        guard try await store.delete(id: id, owner: owner.id) else { throw Self.notFound(id) }
+    }
+
+    private static func write(
+        _ measurement: SavedMeasurement, _ batches: [RecordBatch], format: OutputFormat, to output: OutputFile
+    ) throws {
+        do {
+            let layout = RecordLayout(valueColumns: measurement.columns, includesFile: false)
+            let writer = try RecordWriters.make(format: format, layout: layout, output: output)
+            for batch in batches { try writer.write(batch) }
+            try writer.finish()
+        } catch {
+            output.abandon()
+            throw error
+        }
+    }
+
+    /// The same answer for a missing id and another user's: nothing to learn by guessing.
+    static func notFound(_ id: MeasurementID) -> SondeError {
+        SondeError(.invalidArgument, "no measurement \(id) in your account; see sonde measurements list")
+    }
+}

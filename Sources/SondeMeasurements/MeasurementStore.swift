@@ -1,0 +1,42 @@
+public import SondeAccounts
+public import SondeCore
+
+/// Where saved measurements live. Every read and delete names the owner, and an
+/// implementation must treat another owner's measurement exactly like a missing one.
+/// SQLite (`SondeStore.SQLiteMeasurementStore`) is the embedded default.
+public protocol MeasurementStore: Sendable {
+    /// Stores the metadata and the whole series in one transaction: after a crash either
+    /// all of it is there or none.
+    func insert(_ measurement: NewMeasurement) async throws -> SavedMeasurement
+    /// The owner's measurements, newest first (`recordedAt`, then id).
+    func measurements(owner: UserID) async throws -> [SavedMeasurement]
+    func measurement(id: MeasurementID, owner: UserID) async throws -> SavedMeasurement?
+    /// The series as it was saved (batch boundaries included), or nil if not the owner's.
+    func batches(of id: MeasurementID, owner: UserID) async throws -> [RecordBatch]?
+    /// Whether a measurement of the owner's was deleted.
+    func delete(id: MeasurementID, owner: UserID) async throws -> Bool
+}
+
+/// A checked measurement ready to be stored: `LocalMeasurementService.save` builds it.
+public struct NewMeasurement: Sendable {
+    public var owner: UserID
+    public var recordedAt: Double
+    public var capture: MeasurementCapture
+    public var hop: Int?
+    public var clock: RecordClock?
+    public var summary: MeasurementSummary
+    public var batches: [RecordBatch]
+
+    public init(
+        owner: UserID, recordedAt: Double, capture: MeasurementCapture, hop: Int?, clock: RecordClock?,
+        summary: MeasurementSummary, batches: [RecordBatch]
+    ) {
+        self.owner = owner
+        self.recordedAt = recordedAt
+        self.capture = capture
+        self.hop = hop
+        self.clock = clock
+        self.summary = summary
+        self.batches = batches
+    }
+}

@@ -1,0 +1,65 @@
+import GRDB
+
+extension SQLiteDatabase {
+    /// The schema, one registered migration per version. Never edit a migration that has
+    /// shipped: add the next one (GRDB records which have run in `grdb_migrations`).
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: accounts and measurements") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE users (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        email TEXT NOT NULL UNIQUE,          -- normalised (trimmed, lower-case)
+                        password_hash TEXT NOT NULL,         -- $scrypt$ln=..,r=..,p=..$salt$key
+                        created_at REAL NOT NULL             -- seconds since 1970
+                    );
+                    CREATE TABLE sessions (
+                        token_hash BLOB PRIMARY KEY,         -- SHA-256 of the token; never the token
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at REAL NOT NULL,
+                        expires_at REAL NOT NULL
+                    );
+                    CREATE INDEX sessions_by_user ON sessions(user_id);
+                    CREATE TABLE reset_tokens (
+                        token_hash BLOB PRIMARY KEY,         -- SHA-256 of the token
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        created_at REAL NOT NULL,
+                        expires_at REAL NOT NULL,
+                        used_at REAL                         -- set once: a token works once
+                    );
+                    CREATE INDEX reset_tokens_by_user ON reset_tokens(user_id);
+                    CREATE TABLE login_failures (
+                        email TEXT PRIMARY KEY,              -- known or not: locks say nothing
+                        failures INTEGER NOT NULL,
+                        last_failure_at REAL NOT NULL
+                    );
+                    CREATE TABLE measurements (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                        recorded_at REAL NOT NULL,
+                        device_id TEXT NOT NULL,
+                        settings TEXT NOT NULL,              -- pipeline settings, JSON
+                        comment TEXT NOT NULL,
+                        channels TEXT NOT NULL,              -- JSON array of names
+                        columns TEXT NOT NULL,               -- JSON array of value column names
+                        hop INTEGER,                         -- NULL: no window completed
+                        clock TEXT,                          -- JSON RecordClock; NULL likewise
+                        frame_count INTEGER NOT NULL,
+                        summary TEXT NOT NULL                -- JSON: per-channel means
+                    );
+                    CREATE INDEX measurements_by_owner ON measurements(user_id, recorded_at DESC, id DESC);
+                    CREATE TABLE measurement_batches (
+                        measurement_id INTEGER NOT NULL REFERENCES measurements(id) ON DELETE CASCADE,
+                        sequence INTEGER NOT NULL,           -- 0, 1, ... in record order
+                        first_frame INTEGER NOT NULL,
+                        frame_count INTEGER NOT NULL,
+                        samples BLOB NOT NULL,               -- frame-major little-endian float64
+                        UNIQUE (measurement_id, sequence)
+                    );
+                    """
+            )
+        }
+        return migrator
+    }()
+}

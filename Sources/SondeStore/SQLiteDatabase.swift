@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import SondeAccounts
+import SondeCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// sonde's embedded database: one SQLite file in WAL mode (readers never wait for the
+/// writer, and a crash mid-transaction rolls back on the next open), migrated to the
+/// latest schema when opened.
+///
+/// Several processes may use it at once: a writer waits up to `busyTimeout` for another
+/// (every write is one `BEGIN IMMEDIATE` transaction, so no deadlock can form).
+public final class SQLiteDatabase: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    /// Seconds a write waits for another process's transaction before failing.
+    public static let busyTimeout: Double = 30
+
+    /// Opens (creating it and its directory, mode 0700, if missing) and migrates.
+    /// - Throws: `SondeError(.io)` naming the file and SQLite's reason.
+    public init(path: String) throws {
+        self.path = path
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            try PrivateFiles.makeDirectory(String(path[..<slash]))
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.label = "sonde"
+        configuration.foreignKeysEnabled = true
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            // Hashes and measurements are nobody else's business; -wal and -shm inherit it.
+            chmod(path, 0o600)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw Self.failure(error, path: path, doing: "open")
+        }
+    }
+
+    /// The migrations applied so far, oldest first.
+    public func appliedMigrations() throws -> [String] {
+        try pool.read { db in try Self.migrator.appliedMigrations(db) }
+    }
+
+    /// `PRAGMA integrity_check` and `foreign_key_check` both clean.
+    public func isConsistent() throws -> Bool {
+        try pool.read { db in
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+            return integrity == ["ok"] && orphans.isEmpty
+        }
+    }
+
+    /// Runs `body` in a write transaction (BEGIN IMMEDIATE), turning SQLite errors into
+    /// `SondeError(.io)`; other errors (`AccountError`...) pass through.
+    func write<T: Sendable>(_ doing: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.write(body)
+        } catch let error as DatabaseError {
+            throw Self.failure(error, path: path, doing: doing)
+        }
+    }
+
+    func read<T: Sendable>(_ doing: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.read(body)
+        } catch let error as DatabaseError {
+            throw Self.failure(error, path: path, doing: doing)
+        }
+    }
+
+    static func failure(_ error: any Error, path: String, doing: String) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        return SondeError(.io, "database '\(path)': cannot \(doing): \(error.message ?? "\(error.resultCode)")")
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+public import SondeAccounts
+public import SondeCore
+public import SondeMeasurements
+
+/// Saved measurements in `SQLiteDatabase`: one `measurements` row of metadata and summary,
+/// and the series as `measurement_batches` rows (one per pipeline batch, values as a
+/// float64 blob), all inserted in one transaction.
+public struct SQLiteMeasurementStore: MeasurementStore {
+    let database: SQLiteDatabase
+    let afterBatchInserted: (@Sendable (_ sequence: Int) -> Void)?
+
+    /// - Parameter afterBatchInserted: called inside the insert transaction after each
+    ///   batch row. Only crash tests set it (to kill a process in the middle of a save).
+    public init(database: SQLiteDatabase, afterBatchInserted: (@Sendable (_ sequence: Int) -> Void)? = nil) {
+        self.database = database
+        self.afterBatchInserted = afterBatchInserted
+    }
+
+    public func insert(_ new: NewMeasurement) async throws -> SavedMeasurement {
+        let channels = try StoredJSON.encode(new.capture.channelNames)
+        let columns = try StoredJSON.encode(new.capture.columns)
+        let clock = try new.clock.map(StoredJSON.encode)
+        let summary = try StoredJSON.encode(new.summary)
+        let hook = afterBatchInserted
+        let id = try await database.write("save a measurement") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO measurements (user_id, recorded_at, device_id, settings, comment, channels, columns,
+                        hop, clock, frame_count, summary)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    new.owner.rawValue, new.recordedAt, new.capture.deviceID, new.capture.settings, new.capture.comment,
+                    channels, columns, new.hop, clock, new.summary.frameCount, summary,
+                ]
+            )
+            let id = db.lastInsertedRowID
+            let statement = try db.makeStatement(
+                sql: """
+                    INSERT INTO measurement_batches (measurement_id, sequence, first_frame, frame_count, samples)
+                    VALUES (?, ?, ?, ?, ?)
+                    """
+            )
+            for (sequence, batch) in new.batches.enumerated() {
+                try statement.execute(arguments: [
+                    id, sequence, batch.firstFrame, batch.frameCount, DoubleBlob.encode(batch.values),
+                ])
+                hook?(sequence)
+            }
+            return id
+        }
+        return SavedMeasurement(
+            id: MeasurementID(id), owner: new.owner, recordedAt: new.recordedAt, deviceID: new.capture.deviceID,
+            settings: new.capture.settings, comment: new.capture.comment, channelNames: new.capture.channelNames,
+            columns: new.capture.columns, hop: new.hop, clock: new.clock, summary: new.summary
+        )
+    }
+
+    public func measurements(owner: UserID) async throws -> [SavedMeasurement] {
+        try await database.read("list measurements") { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM measurements WHERE user_id = ? ORDER BY recorded_at DESC, id DESC",
+                arguments: [owner.rawValue]
+            ).map(Self.measurement)
+        }
+    }
+
+    public func measurement(id: MeasurementID, owner: UserID) async throws -> SavedMeasurement? {
+        try await database.read("read a measurement") { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM measurements WHERE id = ? AND user_id = ?",
+                arguments: [id.rawValue, owner.rawValue]
+            ).map(Self.measurement)
+        }
+    }
+
+    public func batches(of id: MeasurementID, owner: UserID) async throws -> [RecordBatch]? {
+        try await database.read("read a measurement's records") { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM measurements WHERE id = ? AND user_id = ?",
+                    arguments: [id.rawValue, owner.rawValue]
+                )
+            else { return nil }
+            let measurement = try Self.measurement(row)
+            guard let hop = measurement.hop, let clock = measurement.clock else { return [] }
+            let rows = try Row.fetchCursor(
+                db,
+                sql:
+                    "SELECT first_frame, frame_count, samples FROM measurement_batches WHERE measurement_id = ? ORDER BY sequence",
+                arguments: [id.rawValue]
+            )
+            var batches: [RecordBatch] = []
+            while let row = try rows.next() {
+                let samples: Data = row["samples"]
+                guard let values = DoubleBlob.decode(samples) else {
+                    throw SondeError(
+                        .invalidInput, "database '\(database.path)': measurement \(id) has a damaged batch")
+                }
+                batches.append(
+                    RecordBatch(
+                        fileName: "measurement-\(id)", channelNames: measurement.channelNames,
+                        columnCount: measurement.columns.count, firstFrame: row["first_frame"],
+                        frameCount: row["frame_count"],
+                        hop: hop, clock: clock, values: values
+                    )
+                )
+            }
+            return batches
+        }
+    }
+
+    public func delete(id: MeasurementID, owner: UserID) async throws -> Bool {
+        try await database.write("delete a measurement") { db in
+            // The batches go with it (ON DELETE CASCADE).
+            try db.execute(
+                sql: "DELETE FROM measurements WHERE id = ? AND user_id = ?", arguments: [id.rawValue, owner.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
+    private static func measurement(_ row: Row) throws -> SavedMeasurement {
+        let clock: String? = row["clock"]
+        return SavedMeasurement(
+            id: MeasurementID(row["id"] as Int64), owner: UserID(row["user_id"]), recordedAt: row["recorded_at"],
+            deviceID: row["device_id"], settings: row["settings"], comment: row["comment"],
+            channelNames: try StoredJSON.decodeStrings(row["channels"]),
+            columns: try StoredJSON.decodeStrings(row["columns"]),
+            hop: row["hop"], clock: try clock.map(StoredJSON.decodeClock),
+            summary: try StoredJSON.decodeSummary(row["summary"])
+        )
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import SondeAccounts
+
+/// Runs an account or measurement command body: an `AccountError` becomes its exact line
+/// on stderr (`Error: Invalid credentials`, `Not logged in — run sonde login`...) and
+/// exit status 1; a `SondeError` is reported as every other command reports it.
+func reportingAccountErrors(_ body: () async throws -> Void) async throws {
+    try await reportingErrors {
+        do {
+            try await body()
+        } catch let error as AccountError {
+            AccountOutput.standardError(error.description)
+            throw ExitCode.failure
+        }
+    }
+}
+
+enum AccountOutput {
+    /// One line on standard output, written at once (not left in stdio's buffer, so the
+    /// order with stderr holds and a killed process has said what it did).
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func standardError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// A command that works through `Services`: `run()` builds the live ones from the
+/// environment and reports errors; `run(with:)` is the command itself, so a test or
+/// another front end can hand it substitutes.
+protocol ServiceCommand: AsyncParsableCommand {
+    func run(with services: Services) async throws
+}
+
+extension ServiceCommand {
+    func run() async throws {
+        try await reportingAccountErrors { try await run(with: Services.live()) }
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+struct LogoutCommand: ServiceCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout",
+        abstract: "End the session: revoked in the database, deleted on this machine.",
+        discussion: """
+            Examples:
+              sonde logout
+            """
+    )
+
+    func run(with services: Services) async throws {
+        try await services.authentication.logout()
+        AccountOutput.line("Logged out.")
+    }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import SondeAccounts
+import SondeCore
+import SondeMeasurements
+import SondePipeline
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The app's "new measurement" screen: live values from the paired device, then saved with
+/// a comment under the logged-in user.
+struct MeasureCommand: ServiceCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure",
+        abstract: "Take a measurement from the paired device and save it.",
+        discussion: """
+            Needs a logged-in user (sonde login) and a paired device (sonde device pair). \
+            While it runs, the current values are redrawn on stderr about twice a second (on a \
+            terminal). It ends after --duration or on Ctrl-C, then saves the pipeline settings, \
+            the per-channel summary (mean of each feature), every window's record and the comment.
+
+            Examples:
+              sonde measure --duration 10s --comment "pump 3 after bearing change"
+              sonde measure --duration 2m --features rms,kurtosis,dominant_frequency --filter highpass:10
+              sonde measurements list
+            """
+    )
+
+    @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
+
+    @Option(help: ArgumentHelp("How long to measure: 10s, 500ms, 2m or seconds.", valueName: "D"))
+    var duration: String = "10s"
+
+    @Option(help: "A note saved with the measurement.")
+    var comment: String = ""
+
+    @Option(help: ArgumentHelp("Feature workers (default: the number of cores).", valueName: "J"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard StreamCommand.seconds(duration) != nil else {
+            throw ValidationError("--duration \(duration): expected a length like 10s, 500ms, 2m or 1.5")
+        }
+        guard jobs >= 1 else { throw ValidationError("--jobs \(jobs): expected at least 1") }
+    }
+
+    func run(with services: Services) async throws {
+        _ = try await services.authentication.requireAccount()
+        guard let paired = try DeviceCommand.connection().current() else {
+            throw SondeError(.invalidArgument, "Device not connected — run sonde device pair")
+        }
+        let settings = try pipeline.settings()
+        let device = try paired.makeDevice()
+        let rate = device.format.sampleRate
+        try settings.validate(sampleRate: rate)
+        let seconds = StreamCommand.seconds(duration) ?? 10
+        let source = LimitedSource(
+            base: LiveClockSource(base: device, policy: .dropOldest), frames: Int((seconds * rate).rounded())
+        )
+        let started = Date().timeIntervalSince1970
+        let graph = PipelineGraph(
+            settings: settings,
+            options: PipelineGraph.Options(jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)))
+        )
+        let interrupts = Interrupts { _ in graph.stop() }
+        let collected = CapturedRecords(columns: settings.valueColumns)
+        let display = LiveValuesDisplay(enabled: isatty(2) == 1) { collected.currentValuesLine() }
+        _ = try await graph.run(
+            inputs: [PipelineGraph.Input(name: paired.id, source: source, clock: .wallClock(sampleRate: rate, epochOfFirstSample: started))]
+        ) { collected.append($0) }
+        display?.finish()
+        let capture = MeasurementCapture(
+            deviceID: paired.id, settings: settingsJSON(settings, rate: rate), comment: comment,
+            channelNames: device.format.channelNames, columns: settings.valueColumns, recordedAt: started
+        )
+        let saved = try await services.measurements.save(capture, records: collected.batches)
+        let records = collected.batches.reduce(0) { $0 + $1.recordCount }
+        AccountOutput.line("Saved measurement \(saved.id) (\(records) records from \(paired.id))")
+        if interrupts.signal == SIGTERM { throw ExitCode(143) }
+    }
+
+    /// The settings as JSON text, as `MeasurementCapture` expects.
+    private func settingsJSON(_ settings: PipelineSettings, rate: Double) -> String {
+        var object: [String: Any] = [
+            "window": settings.frameLength, "hop": settings.hop, "rate": rate,
+            "filters": settings.filters.map(\.description),
+            "features": settings.features.map(\.rawValue),
+            "bands": settings.bands.map(\.columnName),
+        ]
+        object["duration"] = duration
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Every batch of a capture, kept for saving; and the latest values for the display.
+private final class CapturedRecords: Sendable {
+    private let state = Mutex<[RecordBatch]>([])
+    private let columns: [String]
+
+    init(columns: [String]) {
+        self.columns = columns
+    }
+
+    func append(_ batch: RecordBatch) {
+        state.withLock { $0.append(batch) }
+    }
+
+    var batches: [RecordBatch] { state.withLock { $0 } }
+
+    /// `accel_x rms 0.61 kurtosis 3.2 | accel_y ...` from the latest frame.
+    func currentValuesLine() -> String {
+        guard let batch = state.withLock({ $0.last }), batch.frameCount > 0 else { return "waiting for the first window…" }
+        let frame = batch.frameCount - 1
+        return batch.channelNames.enumerated().map { channel, name in
+            let base = (frame * batch.channelNames.count + channel) * batch.columnCount
+            let values = columns.prefix(4).enumerated().map { column, title in
+                "\(title) \(String(format: "%.4g", batch.values[base + column]))"
+            }
+            return ([name] + values).joined(separator: " ")
+        }.joined(separator: " | ")
+    }
+}
+
+/// Redraws one line of current values on stderr about twice a second.
+private final class LiveValuesDisplay: @unchecked Sendable {
+    // @unchecked: `timer` is touched only on `queue`.
+    private let queue = DispatchQueue(label: "sonde.measure.display")
+    private var timer: (any DispatchSourceTimer)?
+
+    init?(enabled: Bool, line: @escaping @Sendable () -> String) {
+        guard enabled else { return nil }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
+        timer.setEventHandler {
+            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line()).utf8))
+        }
+        self.timer = timer
+        timer.resume()
+    }
+
+    func finish() {
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+        }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import SondeCore
+import SondeMeasurements
+
+/// How saved measurements read on a terminal.
+enum MeasurementText {
+    /// Columns the list shows when a measurement has them; otherwise its first three.
+    static let listedColumns = ["rms", "peak", "dominant_frequency"]
+
+    static func table(_ measurements: [SavedMeasurement]) -> [String] {
+        guard !measurements.isEmpty else { return ["No saved measurements yet — record one with sonde measure"] }
+        let rows = measurements.map { measurement in
+            [
+                measurement.id.description, UTCTimestamp.rfc3339(epochSeconds: measurement.recordedAt),
+                measurement.deviceID, String(measurement.frameCount), summaryLine(measurement),
+                measurement.comment.replacingOccurrences(of: "\n", with: " "),
+            ]
+        }
+        let header = ["ID", "RECORDED (UTC)", "DEVICE", "WINDOWS", "MEAN", "COMMENT"]
+        return aligned([header] + rows)
+    }
+
+    static func details(_ measurement: SavedMeasurement) -> [String] {
+        var lines = [
+            "Measurement \(measurement.id)",
+            "Recorded:  \(UTCTimestamp.rfc3339(epochSeconds: measurement.recordedAt))",
+            "Device:    \(measurement.deviceID)",
+            "Comment:   \(measurement.comment.isEmpty ? "(none)" : measurement.comment)",
+            "Settings:  \(measurement.settings)",
+            "Records:   \(measurement.frameCount) windows × \(measurement.channelNames.count) channels\(timing(measurement))",
+        ]
+        guard measurement.frameCount > 0 else { return lines + ["Mean:      (no complete window)"] }
+        lines.append("Mean per channel:")
+        var rows = [["  column"] + measurement.summary.channels.map(\.name)]
+        for (index, column) in measurement.summary.columns.enumerated() {
+            rows.append(["  " + column] + measurement.summary.channels.map { number($0.means[index]) })
+        }
+        return lines + aligned(rows)
+    }
+
+    /// `x: rms 0.7071, peak 1; y: ...`.
+    private static func summaryLine(_ measurement: SavedMeasurement) -> String {
+        let summary = measurement.summary
+        guard summary.frameCount > 0 else { return "-" }
+        var columns = listedColumns.filter(summary.columns.contains)
+        if columns.isEmpty { columns = Array(summary.columns.prefix(3)) }
+        return summary.channels.map { channel in
+            channel.name + ": "
+                + columns.compactMap { column in
+                    summary.mean(column, channel: channel.name).map { "\(column) \(number($0))" }
+                }.joined(separator: ", ")
+        }.joined(separator: "; ")
+    }
+
+    private static func timing(_ measurement: SavedMeasurement) -> String {
+        guard let hop = measurement.hop, let clock = measurement.clock else { return "" }
+        switch clock {
+        case .seconds(let rate, _): return " (\(rate.compactDescription) Hz, hop \(hop))"
+        case .wallClock(let rate, let epoch):
+            return
+                " (\(rate.compactDescription) Hz, hop \(hop), first sample \(UTCTimestamp.rfc3339(epochSeconds: epoch)))"
+        }
+    }
+
+    /// Four significant digits: enough to compare runs at a glance; exports keep every digit.
+    static func number(_ value: Double) -> String {
+        String(format: "%.4g", value)
+    }
+
+    private static func aligned(_ rows: [[String]]) -> [String] {
+        let widths = (0..<(rows.map(\.count).max() ?? 0)).map { column in
+            rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
+        }
+        return rows.map { row in
+            var line = row.enumerated().map { column, cell in
+                // The last cell is not padded: no trailing spaces.
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+}
+
+enum MeasurementIDText {
+    static func parse(_ text: String) -> MeasurementID? {
+        MeasurementID(text)
+    }
+
+    static func require(_ text: String) throws -> MeasurementID {
+        guard let id = MeasurementID(text) else {
+            throw SondeError(.invalidArgument, "ID '\(text)': expected a positive whole number")
+        }
+        return id
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+struct WhoamiCommand: ServiceCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "whoami",
+        abstract: "Print the logged-in account's email.",
+        discussion: """
+            Examples:
+              sonde whoami
+            """
+    )
+
+    func run(with services: Services) async throws {
+        let account = try await services.authentication.requireAccount()
+        AccountOutput.line(account.email)
+    }
+}

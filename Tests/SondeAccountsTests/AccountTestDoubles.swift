@@ -1,0 +1,175 @@
+import SondeAccounts
+import Synchronization
+
+/// A `UserSessionStore` in memory: the service's rules tested without SQLite.
+final class InMemoryUserSessionStore: UserSessionStore {
+    struct Session {
+        var user: UserID
+        var expiresAt: Double
+    }
+    struct ResetToken {
+        var user: UserID
+        var expiresAt: Double
+        var used: Bool
+    }
+    struct State {
+        var users: [StoredUser] = []
+        var sessions: [[UInt8]: Session] = [:]
+        var resetTokens: [[UInt8]: ResetToken] = [:]
+        var failures: [String: LoginFailures] = [:]
+    }
+
+    let state = Mutex(State())
+
+    func createUser(email: String, passwordHash: String, createdAt: Double) async throws -> Account {
+        try state.withLock { state in
+            guard !state.users.contains(where: { $0.account.email == email }) else {
+                throw AccountError.emailTaken(email)
+            }
+            let account = Account(id: UserID(Int64(state.users.count + 1)), email: email)
+            state.users.append(StoredUser(account: account, passwordHash: passwordHash))
+            return account
+        }
+    }
+
+    func user(email: String) async throws -> StoredUser? {
+        state.withLock { $0.users.first { $0.account.email == email } }
+    }
+
+    func createSession(tokenHash: [UInt8], user: UserID, createdAt: Double, expiresAt: Double) async throws {
+        state.withLock { $0.sessions[tokenHash] = Session(user: user, expiresAt: expiresAt) }
+    }
+
+    func account(sessionTokenHash: [UInt8], now: Double) async throws -> Account? {
+        state.withLock { state in
+            guard let session = state.sessions[sessionTokenHash], session.expiresAt > now else { return nil }
+            return state.users.first { $0.account.id == session.user }?.account
+        }
+    }
+
+    func deleteSession(tokenHash: [UInt8]) async throws {
+        _ = state.withLock { $0.sessions.removeValue(forKey: tokenHash) }
+    }
+
+    func updatePasswordHash(user: UserID, passwordHash: String) async throws {
+        state.withLock { state in
+            if let index = state.users.firstIndex(where: { $0.account.id == user }) {
+                state.users[index].passwordHash = passwordHash
+            }
+        }
+    }
+
+    func createResetToken(tokenHash: [UInt8], user: UserID, createdAt: Double, expiresAt: Double) async throws {
+        state.withLock { $0.resetTokens[tokenHash] = ResetToken(user: user, expiresAt: expiresAt, used: false) }
+    }
+
+    func isValidResetToken(tokenHash: [UInt8], now: Double) async throws -> Bool {
+        state.withLock { state in state.resetTokens[tokenHash].map { !$0.used && $0.expiresAt > now } ?? false }
+    }
+
+    func completePasswordReset(
+        tokenHash: [UInt8], passwordHash: String, now: Double, keepingSession: [UInt8]?
+    ) async throws -> Account? {
+        state.withLock { state in
+            guard let token = state.resetTokens[tokenHash], !token.used, token.expiresAt > now,
+                let index = state.users.firstIndex(where: { $0.account.id == token.user })
+            else { return nil }
+            for (hash, other) in state.resetTokens where other.user == token.user {
+                state.resetTokens[hash]?.used = true
+            }
+            state.users[index].passwordHash = passwordHash
+            state.sessions = state.sessions.filter { $0.value.user != token.user || $0.key == keepingSession }
+            return state.users[index].account
+        }
+    }
+
+    func loginFailures(email: String) async throws -> LoginFailures? {
+        state.withLock { $0.failures[email] }
+    }
+
+    func recordLoginFailure(email: String, at time: Double) async throws -> LoginFailures {
+        state.withLock { state in
+            let failures = LoginFailures(count: (state.failures[email]?.count ?? 0) + 1, lastFailureAt: time)
+            state.failures[email] = failures
+            return failures
+        }
+    }
+
+    func clearLoginFailures(email: String) async throws {
+        _ = state.withLock { $0.failures.removeValue(forKey: email) }
+    }
+
+    var sessionCount: Int { state.withLock { $0.sessions.count } }
+    func passwordHash(of email: String) -> String? {
+        state.withLock { $0.users.first { $0.account.email == email }?.passwordHash }
+    }
+}
+
+/// The client's token in memory.
+final class InMemoryCredentials: SessionCredentialStore {
+    let token = Mutex<String?>(nil)
+    func load() throws -> String? { token.withLock { $0 } }
+    func save(_ token: String) throws { self.token.withLock { $0 = token } }
+    func remove() throws { token.withLock { $0 = nil } }
+}
+
+/// Keeps every reset message instead of sending it.
+final class RecordingMailer: PasswordResetMailer {
+    struct Message: Sendable {
+        var email: String
+        var token: String
+        var expiresAt: Double
+    }
+    let messages = Mutex<[Message]>([])
+    func sendPasswordReset(to email: String, token: String, expiresAt: Double) async throws {
+        messages.withLock { $0.append(Message(email: email, token: token, expiresAt: expiresAt)) }
+    }
+    var all: [Message] { messages.withLock { $0 } }
+}
+
+/// Time that tests move by hand.
+final class ManualClock: Sendable {
+    let seconds = Mutex<Double>(1_800_000_000)
+    var now: Double { seconds.withLock { $0 } }
+    func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
+}
+
+/// One service with fakes behind it; a cheap scrypt cost (2^10) keeps the suite fast.
+struct AccountHarness {
+    let store = InMemoryUserSessionStore()
+    let credentials = InMemoryCredentials()
+    let mailer = RecordingMailer()
+    let clock = ManualClock()
+    let service: LocalAuthenticationService
+
+    init(parameters: ScryptParameters = ScryptParameters(logN: 10)) {
+        let clock = self.clock
+        service = LocalAuthenticationService(
+            store: store, credentials: credentials, mailer: mailer, hasher: PasswordHasher(parameters: parameters),
+            now: { clock.now }
+        )
+    }
+
+    /// Another client (its own token) of the same accounts.
+    func secondClient() -> (LocalAuthenticationService, InMemoryCredentials) {
+        let credentials = InMemoryCredentials()
+        let clock = self.clock
+        let service = LocalAuthenticationService(
+            store: store, credentials: credentials, mailer: mailer,
+            hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)), now: { clock.now }
+        )
+        return (service, credentials)
+    }
+}
+
+/// The `AccountError` a call throws, or nil.
+func accountError(_ body: () async throws -> Void) async -> AccountError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as AccountError {
+        return error
+    } catch {
+        return nil
+    }
+}

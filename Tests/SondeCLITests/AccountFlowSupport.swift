@@ -1,0 +1,92 @@
+import Foundation
+import SondeAccounts
+import SondeCore
+import SondeMeasurements
+import SondeStore
+import _SondeTestSupport
+
+/// A person at a terminal with a fresh `SONDE_HOME`: runs the built `sonde` there.
+struct AccountUser {
+    let home: URL
+    /// Cheap scrypt (2^10) unless a test asks for the production cost.
+    var environment: [String: String]
+
+    init(productionHashing: Bool = false) throws {
+        // `.../sonde`, so that a second user can reach the same data through XDG_DATA_HOME.
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-home-\(UUID().uuidString)/sonde")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        environment = ["SONDE_HOME": home.path, "SONDE_SCRYPT_LOG_N": productionHashing ? "" : "10"]
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil) throws -> SondeBinary.Result {
+        try SondeBinary.run(arguments, stdin: stdin.map { Data($0.utf8) }, in: home, environment: environment)
+    }
+
+    var sessionFile: String { home.path + "/session" }
+
+    /// The services over the same database and session file, in this process: how tests
+    /// put saved measurements in before `sonde measure` exists.
+    func services() throws -> (any AuthenticationService, any MeasurementService) {
+        let homeDirs = try SondeHome(environment: environment)
+        let database = try SQLiteDatabase(path: homeDirs.databasePath)
+        let authentication = LocalAuthenticationService(
+            store: SQLiteUserSessionStore(database: database), credentials: SessionFile(path: homeDirs.sessionFilePath),
+            mailer: OutboxMailer(directory: homeDirs.outboxDirectory),
+            hasher: PasswordHasher(parameters: ScryptParameters(logN: 10))
+        )
+        return (
+            authentication,
+            LocalMeasurementService(store: SQLiteMeasurementStore(database: database), authentication: authentication)
+        )
+    }
+
+    /// Every byte of the database files.
+    func databaseBytes() -> Data {
+        var bytes = Data()
+        for suffix in ["", "-wal", "-shm"] {
+            if let data = FileManager.default.contents(atPath: home.path + "/sonde.sqlite" + suffix) {
+                bytes.append(data)
+            }
+        }
+        return bytes
+    }
+
+    /// The newest reset message's token.
+    func outboxToken() throws -> String? {
+        let outbox = home.appendingPathComponent("outbox")
+        let names = try FileManager.default.contentsOfDirectory(atPath: outbox.path).sorted()
+        guard let newest = names.last else { return nil }
+        let text = try String(contentsOf: outbox.appendingPathComponent(newest), encoding: .utf8)
+        return text.split(separator: "\n").first { $0.hasPrefix("Token: ") }.map { String($0.dropFirst(7)) }
+    }
+
+    func outboxCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: home.path + "/outbox").count) ?? 0
+    }
+}
+
+/// `sonde process` CSV output read back into one batch: exact, since the writer prints the
+/// shortest text that reads back to the same Double.
+func batch(fromProcessCSV text: String, channels: Int, sampleRate: Double) throws -> (RecordBatch, [String]) {
+    var lines = text.split(separator: "\n")
+    let header = lines.removeFirst().split(separator: ",").map(String.init)
+    let columns = Array(header.dropFirst(4))
+    var channelNames: [String] = []
+    var values: [Double] = []
+    var hop = 0
+    for line in lines {
+        let cells = line.split(separator: ",")
+        if channelNames.count < channels { channelNames.append(String(cells[1])) }
+        if cells[2] == "1", hop == 0 { hop = Int(cells[3]) ?? 0 }
+        values += cells.dropFirst(4).compactMap { Double($0) }
+    }
+    let frames = lines.count / channels
+    return (
+        RecordBatch(
+            fileName: "live", channelNames: channelNames, columnCount: columns.count, firstFrame: 0, frameCount: frames,
+            hop: hop, clock: .seconds(sampleRate: sampleRate, offset: 0), values: values
+        ),
+        columns
+    )
+}
