@@ -23,7 +23,7 @@ demo: build
 		--sample-type f32le --features rms,dominant_frequency,thd --format ndjson | head -n 3
 
 test: deps
-	swift build --build-tests -Xswiftc -warnings-as-errors
+	swift build --build-tests -Xswiftc -warnings-as-errors -Xcc -O2
 	swift test --skip-build
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
