@@ -17,8 +17,11 @@ struct DeviceCommand: AsyncParsableCommand {
         subcommands: [Pair.self, Status.self, Unpair.self]
     )
 
-    static func connection() -> any DeviceConnectionService {
-        FileDeviceConnection(directory: FileDeviceConnection.defaultDirectory())
+    /// Pairing lives in the configuration directory (`SondeHome`: `$SONDE_HOME` when set,
+    /// else `$XDG_CONFIG_HOME/sonde`, else `~/.config/sonde`).
+    static func connection() throws -> any DeviceConnectionService {
+        let home = try SondeHome(environment: ProcessInfo.processInfo.environment)
+        return FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory))
     }
 
     struct Pair: AsyncParsableCommand {

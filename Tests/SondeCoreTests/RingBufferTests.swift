@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import _SondeTestSupport
 
 @testable import SondeCore
 
@@ -146,18 +147,5 @@ import Testing
     /// 10^8 samples as the streaming issue asks; `SONDE_RING_STRESS_SAMPLES` lowers it for quick local runs.
     static var stressSampleCount: Int {
         ProcessInfo.processInfo.environment["SONDE_RING_STRESS_SAMPLES"].flatMap(Int.init) ?? 100_000_000
-    }
-}
-
-/// A tiny deterministic generator so batch sizes repeat from run to run.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import SondeDSP
 import Testing
+import _SondeTestSupport
 
 /// Running second-order sections: agreement with scipy's `sosfilt`, state carried across
 /// blocks, chunking invariance and `reset()`.

@@ -1,6 +1,7 @@
 import Foundation
 import SondeCore
 import Testing
+import _SondeTestSupport
 
 @testable import SondeIO
 

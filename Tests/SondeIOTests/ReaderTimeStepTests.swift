@@ -1,4 +1,5 @@
 import Testing
+import _SondeTestSupport
 
 @testable import SondeIO
 

@@ -40,16 +40,6 @@ public struct FileDeviceConnection: DeviceConnectionService {
         file = directory.appendingPathComponent("device.json")
     }
 
-    /// `$SONDE_HOME` when set (everything in one place, as tests want), else
-    /// `$XDG_CONFIG_HOME/sonde`, else `~/.config/sonde`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let home = environment["SONDE_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
-        if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty {
-            return URL(fileURLWithPath: config).appendingPathComponent("sonde")
-        }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/sonde")
-    }
-
     public func pair(profileText: String, profileSource: String, seed: UInt64) async throws -> PairedDevice {
         let device = SimulatedDevice(profile: try DeviceProfile.parse(profileText, source: profileSource), seed: seed)
         try await Task.sleep(for: .milliseconds(UInt64.random(in: handshakeMilliseconds)))
