@@ -107,6 +107,22 @@ import _SondeTestSupport
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
     }
 
+    @Test(arguments: [0, 7, 10, 99, 100, 512, -1, -12345, Int.max, Int.min])
+    func integersPrintAsSwiftDoes(_ value: Int) {
+        var bytes: [UInt8] = [UInt8(ascii: "x")]
+        bytes.appendInteger(value)
+        #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
+    }
+
+    @Test(arguments: [0.0, -0.0, 0.1, 1e-5, 1e16, 123456789.125, -2.5e-300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude])
+    func numbersPrintInShortestRoundTripForm(_ value: Double) {
+        var bytes: [UInt8] = []
+        bytes.appendNumber(value)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text == value.description)
+        #expect(Double(text)?.bitPattern == value.bitPattern)
+    }
+
     @Test func missingDirectoryIsAnIOError() {
         #expect(throws: SondeError.self) { try OutputFile(atomicallyReplacing: "/nonexistent-dir/out.csv") }
     }
