@@ -20,10 +20,13 @@ public struct RecordBatch: Sendable {
     public var clock: RecordClock
     /// `frameCount * channelNames.count * columnCount` values, frame-major.
     public var values: [Double]
+    /// The same records already encoded for the output format, when the pipeline was given
+    /// an encoder; writers then copy these bytes instead of formatting again.
+    public var encoded: EncodedRecords?
 
     public init(
         fileName: String, channelNames: [String], columnCount: Int, firstFrame: Int, frameCount: Int, hop: Int,
-        clock: RecordClock, values: [Double]
+        clock: RecordClock, values: [Double], encoded: EncodedRecords? = nil
     ) {
         self.fileName = fileName
         self.channelNames = channelNames
@@ -33,6 +36,7 @@ public struct RecordBatch: Sendable {
         self.hop = hop
         self.clock = clock
         self.values = values
+        self.encoded = encoded
     }
 
     public var recordCount: Int { frameCount * channelNames.count }

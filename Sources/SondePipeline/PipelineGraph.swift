@@ -27,7 +27,15 @@ public final class PipelineGraph: Sendable {
         /// Interleaved frames a reader asks its source for at a time.
         public var readFrames: Int
 
-        public init(jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 16_384) {
+        /// When set, workers also encode their records in the output format, in parallel,
+        /// and batches carry the bytes (`RecordBatch.encoded`).
+        public var encoder: (any RecordEncoder)?
+
+        public init(
+            jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 16_384,
+            encoder: (any RecordEncoder)? = nil
+        ) {
+            self.encoder = encoder
             self.jobs = Swift.max(1, jobs)
             self.ringCapacity = ringCapacity
             self.framesPerJob = Swift.max(1, framesPerJob)
@@ -195,7 +203,13 @@ public final class PipelineGraph: Sendable {
                 }
             }
             times.add(.measure, MonotonicClock.now() &- started)
-            item.result.fulfil(values)
+            var measured = MeasuredFrames(values: values)
+            if let encoder = item.encoder {
+                let encodeStarted = MonotonicClock.now()
+                measured.encode(item, with: encoder)
+                times.add(.export, MonotonicClock.now() &- encodeStarted)
+            }
+            item.result.fulfil(measured)
             // Let the framer and exporter in between jobs: a worker that always finds
             // work would otherwise keep its thread and starve the stages that feed it.
             await Task.yield()
@@ -209,7 +223,7 @@ public final class PipelineGraph: Sendable {
         var records = 0
         for stage in stages {
             while let ticket = await stage.tickets.next() {
-                var perChannel: [[Double]] = []
+                var perChannel: [MeasuredFrames] = []
                 perChannel.reserveCapacity(ticket.results.count)
                 for result in ticket.results {
                     guard let values = await result.value() else { return records }
@@ -256,12 +270,41 @@ struct WorkItem: Sendable {
     var frameCount: Int
     var hop: Int
     var configuration: FeatureConfiguration
-    var result: ResultSlot<[Double]>
+    var result: ResultSlot<MeasuredFrames>
+    /// What the encoder needs besides the values.
+    var encoder: (any RecordEncoder)?
+    var fileName: String
+    var channelName: String
+    var firstFrame: Int
+    var clock: RecordClock
 }
 
 /// The jobs of one block of frames, one result per channel, in the order the exporter needs.
 struct BlockTicket: Sendable {
     var firstFrame: Int
     var frameCount: Int
-    var results: [ResultSlot<[Double]>]
+    var results: [ResultSlot<MeasuredFrames>]
+}
+
+/// A worker's result for one channel's frames: the values, and their records' bytes when
+/// the graph has an encoder.
+struct MeasuredFrames: Sendable {
+    var values: [Double]
+    var bytes: [UInt8] = []
+    var ends: [Int] = []
+
+    mutating func encode(_ item: WorkItem, with encoder: any RecordEncoder) {
+        let columns = item.configuration.columnCount
+        ends.reserveCapacity(item.frameCount)
+        values.withUnsafeBufferPointer { values in
+            for offset in 0..<item.frameCount {
+                let frame = item.firstFrame + offset
+                encoder.encode(
+                    fileName: item.fileName, channel: item.channelName, frame: frame, start: frame * item.hop, clock: item.clock,
+                    values: UnsafeBufferPointer(rebasing: values[(offset * columns)..<((offset + 1) * columns)]), into: &bytes
+                )
+                ends.append(bytes.count)
+            }
+        }
+    }
 }

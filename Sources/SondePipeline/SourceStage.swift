@@ -25,11 +25,13 @@ final class SourceStage: @unchecked Sendable {
     private let cutBlock: UnsafeMutableBufferPointer<Double>
     private let io: BlockingIO
     private let times: StageTimes
+    private let encoder: (any RecordEncoder)?
 
     /// Designs the filters for the input's rate.
     /// - Throws: `SondeError(.invalidArgument)` for filters or bands that do not fit it.
     init(input: PipelineGraph.Input, settings: PipelineSettings, options: PipelineGraph.Options, times: StageTimes) throws {
         self.times = times
+        encoder = options.encoder
         let format = input.source.format
         name = input.name
         self.format = format
@@ -109,11 +111,14 @@ final class SourceStage: @unchecked Sendable {
     }
 
     private func send(frames: Int, first: Int, to work: AsyncBoundedQueue<WorkItem>) async -> Bool {
-        var results: [ResultSlot<[Double]>] = []
-        for channel in channels {
-            let result = ResultSlot<[Double]>()
+        var results: [ResultSlot<MeasuredFrames>] = []
+        for (index, channel) in channels.enumerated() {
+            let result = ResultSlot<MeasuredFrames>()
             results.append(result)
-            let item = WorkItem(samples: channel.copyFrames(frames), frameCount: frames, hop: hop, configuration: configuration, result: result)
+            let item = WorkItem(
+                samples: channel.copyFrames(frames), frameCount: frames, hop: hop, configuration: configuration, result: result,
+                encoder: encoder, fileName: name, channelName: format.channelNames[index], firstFrame: first, clock: clock
+            )
             channel.discardFrames(frames)
             guard await work.send(item) else { return false }
         }
@@ -138,7 +143,7 @@ final class SourceStage: @unchecked Sendable {
     }
 
     /// The records of `frameCount` frames, channels interleaved frame by frame.
-    func batch(firstFrame: Int, frameCount: Int, perChannel: [[Double]]) -> RecordBatch {
+    func batch(firstFrame: Int, frameCount: Int, perChannel: [MeasuredFrames]) -> RecordBatch {
         let columns = configuration.columnCount
         let channelCount = perChannel.count
         var values = [Double](repeating: 0, count: frameCount * channelCount * columns)
@@ -146,13 +151,14 @@ final class SourceStage: @unchecked Sendable {
             for channel in 0..<channelCount {
                 let destination = (frame * channelCount + channel) * columns
                 let source = frame * columns
-                for column in 0..<columns { values[destination + column] = perChannel[channel][source + column] }
+                for column in 0..<columns { values[destination + column] = perChannel[channel].values[source + column] }
             }
         }
         return RecordBatch(
             fileName: name, channelNames: format.channelNames, columnCount: columns, firstFrame: firstFrame,
             frameCount: frameCount, hop: hop, clock: clock,
-            values: values
+            values: values,
+            encoded: encoder == nil ? nil : EncodedRecords(bytes: perChannel.map(\.bytes), ends: perChannel.map(\.ends))
         )
     }
 

@@ -90,10 +90,10 @@ struct BenchCommand: AsyncParsableCommand {
         let arrivals = ArrivalLog()
         let device = try ReplayedDevice(SimulatedDevice(profile: profile, seed: device.seed), frames: Int(profile.sampleRate))
         let source = LimitedSource(base: LiveClockSource(base: device, policy: .block, paced: false, arrivals: arrivals), frames: frames)
-        let graph = PipelineGraph(settings: settings, options: PipelineGraph.Options(jobs: jobs))
         let writer = try RecordWriters.make(
             format: .csv, layout: RecordLayout(valueColumns: settings.valueColumns, includesFile: false), output: try OutputFile(discarding: ())
         )
+        let graph = PipelineGraph(settings: settings, options: PipelineGraph.Options(jobs: jobs, encoder: writer.encoder))
         let latencies = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
         let started = MonotonicSeconds.now()
         let summary = try await graph.run(inputs: [PipelineGraph.Input(name: "bench", source: source)]) { try latencies.emit($0) }

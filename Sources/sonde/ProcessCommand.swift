@@ -87,7 +87,9 @@ struct ProcessCommand: AsyncParsableCommand {
             let destination = try output.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
             let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: paths.count > 1)
-            let graph = PipelineGraph(settings: settings, options: engine.graphOptions())
+            var graphOptions = engine.graphOptions()
+            graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
+            let graph = PipelineGraph(settings: settings, options: graphOptions)
             let interrupts = Interrupts { _ in graph.stop() }
             let totalSamples = graphInputs.reduce(0 as Int?) { total, input in
                 guard let total, let frames = input.source.expectedFrames else { return nil }

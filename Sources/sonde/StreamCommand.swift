@@ -107,14 +107,15 @@ struct StreamCommand: AsyncParsableCommand {
                 error.message += " (the source is sampled at \(rate.compactDescription) Hz)"
                 throw error
             }
-            let options = live.paced
-                ? PipelineGraph.Options(jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)))
-                : PipelineGraph.Options(jobs: jobs, framesPerJob: 8)
-            let graph = PipelineGraph(settings: settings, options: options)
-            let interrupts = Interrupts { _ in graph.stop() }
             let output = OutputFile(standardOutputFlushing: .everyRecord)
             let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: false)
             let writer = try RecordWriters.make(format: format.outputFormat, layout: layout, output: output)
+            var options = live.paced
+                ? PipelineGraph.Options(jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)))
+                : PipelineGraph.Options(jobs: jobs, framesPerJob: 8)
+            options.encoder = writer.encoder
+            let graph = PipelineGraph(settings: settings, options: options)
+            let interrupts = Interrupts { _ in graph.stop() }
             let started = MonotonicSeconds.now()
             let emitter = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
             let input = PipelineGraph.Input(

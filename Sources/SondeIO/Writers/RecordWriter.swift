@@ -2,6 +2,10 @@ public import SondeCore
 
 /// Turns record batches into one of the formats of FEATURES.md section 6.
 public protocol RecordWriter: AnyObject {
+    /// How this writer turns one record into bytes; the pipeline's workers use it to
+    /// encode in parallel.
+    var encoder: any RecordEncoder { get }
+
     /// Appends every record of `batch`, in order.
     func write(_ batch: RecordBatch) throws
     /// Writes what closes the format (JSON's `]`) and commits the output.
@@ -26,6 +30,15 @@ public struct RecordLayout: Sendable, Equatable {
 }
 
 public enum RecordWriters {
+    /// The encoder the writer for `format` and `layout` uses, for the pipeline's workers.
+    public static func encoder(format: OutputFormat, layout: RecordLayout) -> any RecordEncoder {
+        switch format {
+        case .csv: CSVRecordEncoder(includesFile: layout.includesFile)
+        case .json: JSONRecordEncoder(layout: layout, lineEnding: false)
+        case .ndjson: JSONRecordEncoder(layout: layout, lineEnding: true)
+        }
+    }
+
     /// The writer for `format`; it owns `output` and commits it in `finish()`.
     public static func make(format: OutputFormat, layout: RecordLayout, output: OutputFile) throws -> any RecordWriter {
         switch format {

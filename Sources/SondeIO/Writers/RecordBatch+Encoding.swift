@@ -1,0 +1,30 @@
+import SondeCore
+
+extension RecordBatch {
+    /// Calls `body` with each record's bytes in output order (frame by frame, channels in
+    /// order): the workers' pre-encoded bytes when the batch has them, else encoded here.
+    func forEachRecord(encoder: any RecordEncoder, _ body: (ArraySlice<UInt8>) throws -> Void) throws {
+        let channels = channelNames.count
+        if let encoded {
+            for frame in 0..<frameCount {
+                for channel in 0..<channels { try body(encoded.record(frame: frame, channel: channel)) }
+            }
+            return
+        }
+        var scratch: [UInt8] = []
+        try values.withUnsafeBufferPointer { values in
+            for frameOffset in 0..<frameCount {
+                let frame = firstFrame + frameOffset
+                for channel in 0..<channels {
+                    let base = (frameOffset * channels + channel) * columnCount
+                    scratch.removeAll(keepingCapacity: true)
+                    encoder.encode(
+                        fileName: fileName, channel: channelNames[channel], frame: frame, start: frame * hop, clock: clock,
+                        values: UnsafeBufferPointer(rebasing: values[base..<(base + columnCount)]), into: &scratch
+                    )
+                    try body(scratch[...])
+                }
+            }
+        }
+    }
+}
