@@ -123,6 +123,25 @@ import _SondeTestSupport
         #expect(Double(text)?.bitPattern == value.bitPattern)
     }
 
+    /// `-o /dev/null` or a FIFO is written in place: renaming a temporary file over a
+    /// device would replace it with a plain file (tested on a FIFO, never on /dev/null).
+    @Test func specialFilesAreWrittenInPlace() throws {
+        let path = temporaryPath("fifo")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(mkfifo(path, 0o600) == 0)
+        let reader = Thread { _ = FileManager.default.contents(atPath: path) }
+        reader.start()
+        let output = try OutputFile(atomicallyReplacing: path)
+        try output.write(Array("through the pipe\n".utf8))
+        try output.commit()
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFIFO, "still a FIFO, not replaced by a file")
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+            .filter { $0.hasPrefix((path as NSString).lastPathComponent + ".sonde-tmp") }
+        #expect(siblings.isEmpty)
+    }
+
     @Test func missingDirectoryIsAnIOError() {
         #expect(throws: SondeError.self) { try OutputFile(atomicallyReplacing: "/nonexistent-dir/out.csv") }
     }

@@ -244,25 +244,30 @@ public final class FeatureExtractor {
         let nyquist = binCount - 1
         let center = Int(k1.rounded())
         let fundamental = Swift.max(center - 2, 0)...Swift.min(center + 2, nyquist)
-        var groups: [ClosedRange<Int>] = [fundamental]
-        groups.reserveCapacity(5)
+        // The fundamental's group and up to four harmonic groups, in ascending order, kept
+        // in fixed storage: an array here allocated once per frame.
+        var groups = InlineArray<5, ClosedRange<Int>>(repeating: 0...0)
+        groups[0] = fundamental
+        var groupCount = 1
         var harmonicPower = 0.0
         for h in 2...5 {
             let c = Int((Double(h) * k1).rounded())
             guard c - 2 >= 0, c + 2 <= nyquist else { continue }
-            groups.append((c - 2)...(c + 2))
+            groups[groupCount] = (c - 2)...(c + 2)
+            groupCount += 1
             for k in (c - 2)...(c + 2) { harmonicPower += power[k] }
         }
         var fundamentalPower = 0.0
         for k in fundamental { fundamentalPower += power[k] }
-        if fundamentalPower > 0, groups.count > 1 {
+        if fundamentalPower > 0, groupCount > 1 {
             features.thd = (harmonicPower / fundamentalPower).squareRoot()
         }
         // Noise summed directly over the bins outside DC and the groups (which are disjoint
         // and ascending): subtracting from the total would cancel at high SNR.
         var noise = 0.0
         var k = 3
-        for group in groups {
+        for index in 0..<groupCount {
+            let group = groups[index]
             while k < group.lowerBound {
                 noise += power[k]
                 k += 1

@@ -20,6 +20,8 @@ public final class OutputFile {
     }
 
     public let path: String?
+    /// What error messages call the destination.
+    private let displayName: String
     public let flushPolicy: FlushPolicy
     private let descriptor: Int32
     private let temporaryPath: String?
@@ -30,6 +32,7 @@ public final class OutputFile {
     /// Writes to standard output.
     public init(standardOutputFlushing flushPolicy: FlushPolicy) {
         path = nil
+        displayName = "standard output"
         temporaryPath = nil
         descriptor = 1
         self.flushPolicy = flushPolicy
@@ -39,6 +42,7 @@ public final class OutputFile {
     /// Writes to /dev/null: a real exporter whose bytes go nowhere, for benchmarks.
     public init(discarding: Void = ()) throws {
         path = nil
+        displayName = "/dev/null"
         temporaryPath = nil
         flushPolicy = .whenFull
         descriptor = open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -49,8 +53,24 @@ public final class OutputFile {
     /// Creates a temporary file beside `path`; nothing appears at `path` until `commit()`.
     /// - Throws: `SondeError(.io)` when the directory is missing or not writable.
     public init(atomicallyReplacing path: String, flushPolicy: FlushPolicy = .whenFull) throws {
-        self.path = path
         self.flushPolicy = flushPolicy
+        // A device, FIFO or socket (`-o /dev/null`, `-o /dev/stdout`) is written in place:
+        // renaming a temporary file over it would replace the device with a plain file.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw SondeError(.io, "cannot write output '\(path)': \(String(cString: strerror(errno)))")
+            }
+            self.path = nil
+            displayName = path
+            temporaryPath = nil
+            descriptor = fd
+            buffer.reserveCapacity(Self.capacity)
+            return
+        }
+        self.path = path
+        displayName = path
         var template = Array("\(path).sonde-tmp-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else {
@@ -97,7 +117,7 @@ public final class OutputFile {
                 if written < 0 {
                     if errno == EINTR { continue }
                     if errno == EPIPE { throw SondeError(.cancelled, "output closed by its reader") }
-                    throw SondeError(.io, "cannot write \(path ?? "standard output"): \(String(cString: strerror(errno)))")
+                    throw SondeError(.io, "cannot write \(displayName): \(String(cString: strerror(errno)))")
                 }
                 offset += written
             }
