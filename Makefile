@@ -3,7 +3,7 @@ APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
-.PHONY: deps build demo test bench clean
+.PHONY: deps build demo test bench bench-check bench-peers clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -27,6 +27,28 @@ test: deps
 	swift test --skip-build
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
+
+# Throughput: the end-to-end figure against the bare FFT loop, then every benchmark group
+# (Benchmarks/ is its own package on ordo-one/benchmark; see Benchmarks/README.md).
+bench: build
+	$(SONDE) bench --versus-fft --filter highpass:10:4 --bands 0-1000,1000-5000,5000-20000 --jobs 2
+	cd Benchmarks && swift package benchmark --no-progress
+
+# Against the committed Benchmarks/Thresholds; non-zero on a regression (or an improvement
+# beyond tolerance). On a busy machine: make bench-check BENCH_CHECK="--metric mallocCountTotal"
+bench-check: deps
+	cd Benchmarks && swift package benchmark thresholds check --no-progress $(BENCH_CHECK)
+
+# sonde against the vectorised numpy/scipy peer on the issue's workload, three rounds.
+WORKLOAD := /tmp/sonde-workload-2ch-51200.f32le
+WORKLOAD_ARGS := --rate 51200 --channels 2 --filter highpass:10:4 --bands 0-1000,1000-5000,5000-20000
+bench-peers: build
+	test -f $(WORKLOAD) || python3 Benchmarks/peers/make_input.py $(WORKLOAD)
+	cat $(WORKLOAD) > /dev/null
+	for i in 1 2 3; do \
+		/usr/bin/time -f "sonde: %e s, %M KiB" $(SONDE) process $(WORKLOAD) $(WORKLOAD_ARGS) --sample-type f32le --jobs 2 --quiet -o /dev/null; \
+		/usr/bin/time -f "numpy: %e s, %M KiB" python3 Benchmarks/peers/features_numpy.py $(WORKLOAD) $(WORKLOAD_ARGS); \
+	done
 
 clean:
 	rm -rf .build .build-tsan demo-pump.csv
