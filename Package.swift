@@ -23,6 +23,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // CryptoExtras' scrypt (BoringSSL's) hashes passwords; Crypto gives SHA-256.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -47,7 +48,10 @@ let package = Package(
             ]
         ),
         .target(name: "SondeIO", dependencies: ["SondeCore", "CSndfile"]),
-        .target(name: "SondePipeline", dependencies: ["SondeDSP", "SondeCore"]),
+        .target(
+            name: "SondePipeline",
+            dependencies: ["SondeDSP", "SondeCore", .product(name: "DequeModule", package: "swift-collections")]
+        ),
         // Accounts: users, sessions, password hashing, behind store protocols.
         .target(
             name: "SondeAccounts",

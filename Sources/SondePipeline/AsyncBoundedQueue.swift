@@ -1,3 +1,4 @@
+import DequeModule
 import Synchronization
 
 /// A FIFO between pipeline stages that holds at most `capacity` elements: a producer that
@@ -8,26 +9,15 @@ import Synchronization
 /// already queued; `cancel()` ends it at once and wakes everyone.
 final class AsyncBoundedQueue<Element: Sendable>: Sendable {
     private struct State {
-        var elements: [Element] = []
-        var head = 0
+        var elements: Deque<Element> = []
         var finished = false
         var cancelled = false
-        var waitingProducers: [CheckedContinuation<Bool, Never>] = []
-        var waitingConsumers: [CheckedContinuation<Element?, Never>] = []
+        var waitingProducers: Deque<CheckedContinuation<Bool, Never>> = []
+        var waitingConsumers: Deque<CheckedContinuation<Element?, Never>> = []
 
-        var count: Int { elements.count - head }
+        var count: Int { elements.count }
 
-        mutating func popFirst() -> Element? {
-            guard head < elements.count else { return nil }
-            let element = elements[head]
-            head += 1
-            // Compact now and then instead of on every pop, keeping pops O(1) amortised.
-            if head >= 64, head * 2 >= elements.count {
-                elements.removeFirst(head)
-                head = 0
-            }
-            return element
-        }
+        mutating func popFirst() -> Element? { elements.popFirst() }
     }
 
     private enum SendAction {
@@ -155,9 +145,8 @@ final class AsyncBoundedQueue<Element: Sendable>: Sendable {
     func cancel() -> [Element] {
         let (dropped, producers, consumers) = state.withLock { state in
             state.cancelled = true
-            let dropped = Array(state.elements[state.head...])
+            let dropped = Array(state.elements)
             state.elements = []
-            state.head = 0
             defer {
                 state.waitingProducers = []
                 state.waitingConsumers = []

@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 
 /// A task executor with exactly `count` threads: everything the graph computes (framing,
@@ -7,10 +8,9 @@ import Foundation
 ///
 /// Jobs run in FIFO order. The threads end when `shutdown()` is called.
 final class WorkerThreads: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs`, `head` and `running` are only touched with `condition` locked.
+    // @unchecked: `jobs` and `running` are only touched with `condition` locked.
     private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var head = 0
+    private var jobs = Deque<UnownedJob>()
     private var running = true
 
     init(count: Int, name: String = "sonde.worker") {
@@ -46,16 +46,10 @@ final class WorkerThreads: TaskExecutor, @unchecked Sendable {
     private func next() -> UnownedJob? {
         condition.lock()
         defer { condition.unlock() }
-        while head == jobs.count {
+        while jobs.isEmpty {
             guard running else { return nil }
             condition.wait()
         }
-        let job = jobs[head]
-        head += 1
-        if head >= 1024, head * 2 >= jobs.count {
-            jobs.removeFirst(head)
-            head = 0
-        }
-        return job
+        return jobs.popFirst()
     }
 }
