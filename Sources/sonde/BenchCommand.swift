@@ -95,10 +95,10 @@ struct BenchCommand: AsyncParsableCommand {
         )
         let graph = PipelineGraph(settings: settings, options: PipelineGraph.Options(jobs: jobs, encoder: writer.encoder))
         let latencies = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
-        let started = MonotonicSeconds.now()
+        let started = MonotonicClock.seconds()
         let summary = try await graph.run(inputs: [PipelineGraph.Input(name: "bench", source: source)]) { try latencies.emit($0) }
         try writer.finish()
-        let elapsed = MonotonicSeconds.now() - started
+        let elapsed = MonotonicClock.seconds() - started
         let samples = Double(summary.samplesPerChannel[0] * profile.channels.count)
         let histogram = latencies.latencies.withLock { $0 }
         let busy = StageTimes.Stage.allCases.map { graph.stageTimes.seconds($0) }
@@ -130,7 +130,7 @@ struct BenchCommand: AsyncParsableCommand {
         let framesPerChannel = frames < settings.frameLength ? 0 : (frames - settings.frameLength) / settings.hop + 1
         let framesInSignal = (length - settings.frameLength) / settings.hop + 1
         let total = framesPerChannel * channels
-        let started = MonotonicSeconds.now()
+        let started = MonotonicClock.seconds()
         let checksum = await withTaskGroup(of: Double.self) { group in
             for worker in 0..<jobs {
                 group.addTask {
@@ -150,7 +150,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             return await group.reduce(0, +)
         }
-        let elapsed = MonotonicSeconds.now() - started
+        let elapsed = MonotonicClock.seconds() - started
         precondition(checksum.isFinite)
         return [
             ("fft_only_seconds", .number(elapsed)),

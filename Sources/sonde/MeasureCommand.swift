@@ -67,7 +67,7 @@ struct MeasureCommand: ServiceCommand {
         )
         let interrupts = Interrupts { _ in graph.stop() }
         let collected = CapturedRecords(columns: settings.valueColumns)
-        let display = LiveValuesDisplay(enabled: isatty(2) == 1) { collected.currentValuesLine() }
+        let display = StatusLine(enabled: true, interval: .milliseconds(500)) { collected.currentValuesLine() }
         _ = try await graph.run(
             inputs: [PipelineGraph.Input(name: paired.id, source: source, clock: .wallClock(sampleRate: rate, epochOfFirstSample: started))]
         ) { collected.append($0) }
@@ -122,31 +122,5 @@ private final class CapturedRecords: Sendable {
             }
             return ([name] + values).joined(separator: " ")
         }.joined(separator: " | ")
-    }
-}
-
-/// Redraws one line of current values on stderr about twice a second.
-private final class LiveValuesDisplay: @unchecked Sendable {
-    // @unchecked: `timer` is touched only on `queue`.
-    private let queue = DispatchQueue(label: "sonde.measure.display")
-    private var timer: (any DispatchSourceTimer)?
-
-    init?(enabled: Bool, line: @escaping @Sendable () -> String) {
-        guard enabled else { return nil }
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
-        timer.setEventHandler {
-            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line()).utf8))
-        }
-        self.timer = timer
-        timer.resume()
-    }
-
-    func finish() {
-        queue.sync {
-            timer?.cancel()
-            timer = nil
-        }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
 }

@@ -95,7 +95,7 @@ struct ProcessCommand: AsyncParsableCommand {
                 guard let total, let frames = input.source.expectedFrames else { return nil }
                 return total + frames * input.source.format.channelCount
             }
-            let progress = ProgressBar(enabled: !quiet, total: totalSamples) { graph.progress }
+            let progress = ProgressBar.start(enabled: !quiet, total: totalSamples) { graph.progress }
             do {
                 let writer = UncheckedWriter(try RecordWriters.make(format: outputFormat, layout: layout, output: destination))
                 let summary = try await graph.run(inputs: graphInputs) { try writer.writer.write($0) }

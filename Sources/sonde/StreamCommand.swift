@@ -116,7 +116,7 @@ struct StreamCommand: AsyncParsableCommand {
             options.encoder = writer.encoder
             let graph = PipelineGraph(settings: settings, options: options)
             let interrupts = Interrupts { _ in graph.stop() }
-            let started = MonotonicSeconds.now()
+            let started = MonotonicClock.seconds()
             let emitter = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
             let input = PipelineGraph.Input(
                 name: live.name, source: live.source,
@@ -125,7 +125,7 @@ struct StreamCommand: AsyncParsableCommand {
             let summary = try await graph.run(inputs: [input]) { try emitter.emit($0) }
             try writer.finish()
             if !quiet {
-                let elapsed = MonotonicSeconds.now() - started
+                let elapsed = MonotonicClock.seconds() - started
                 var line = "sonde stream: \(summary.records) records, \(summary.samplesPerChannel[0]) samples per channel, "
                 line += "\(live.dropped()) dropped, \(String(format: "%.2f", elapsed)) s"
                 if stats {
@@ -194,15 +194,6 @@ private struct LiveInput {
     var clock: LiveClockSource?
 
     func dropped() -> Int { clock?.droppedFrames ?? 0 }
-}
-
-/// Seconds on a monotonic clock, for the summary's duration.
-enum MonotonicSeconds {
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
 }
 
 /// The record formats a stream can write (JSON arrays never end, so they are not offered).

@@ -22,7 +22,7 @@ final class TimedEmitter: @unchecked Sendable {
     func emit(_ batch: RecordBatch) throws {
         try writer.write(batch)
         guard let arrivals else { return }
-        let now = ArrivalLog.now()
+        let now = MonotonicClock.now()
         for frame in 0..<batch.frameCount {
             let lastSample = (batch.firstFrame + frame) * batch.hop + frameLength - 1
             guard let arrived = arrivals.arrival(ofFrame: lastSample) else { continue }

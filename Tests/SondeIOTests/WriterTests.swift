@@ -1,5 +1,6 @@
 import Foundation
 import SondeCore
+import Synchronization
 import Testing
 import _SondeTestSupport
 
@@ -129,11 +130,21 @@ import _SondeTestSupport
         let path = temporaryPath("fifo")
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(mkfifo(path, 0o600) == 0)
-        let reader = Thread { _ = FileManager.default.contents(atPath: path) }
+        // The reader opens the FIFO first and reads to the end, so the writer never meets a
+        // FIFO without a reader (which would be SIGPIPE).
+        let received = Mutex<Data?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            let data = FileHandle(forReadingAtPath: path)?.readDataToEndOfFile()
+            received.withLock { $0 = data }
+            done.signal()
+        }
         reader.start()
         let output = try OutputFile(atomicallyReplacing: path)
         try output.write(Array("through the pipe\n".utf8))
         try output.commit()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(received.withLock { $0 } == Data("through the pipe\n".utf8))
         var status = stat()
         #expect(stat(path, &status) == 0)
         #expect(status.st_mode & S_IFMT == S_IFIFO, "still a FIFO, not replaced by a file")

@@ -129,7 +129,12 @@ public final class OutputFile {
     public func commit() throws {
         try flush()
         finished = true
-        guard let path, let temporaryPath else { return }
+        guard let path, let temporaryPath else {
+            // A device or FIFO we opened: close it so a reader sees the end. Standard
+            // output stays open for whatever the process writes next.
+            if descriptor != 1 { close(descriptor) }
+            return
+        }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 || errno == EINVAL else {
             let message = String(cString: strerror(errno))

@@ -17,7 +17,7 @@ public final class ArrivalLog: Sendable {
         entries.withLock { $0.append(Entry(endFrame: endFrame, nanoseconds: nanoseconds)) }
     }
 
-    /// Monotonic time at which `frame` (a per-channel sample index) arrived, and forgets
+    /// `MonotonicClock` time at which `frame` (a per-channel sample index) arrived, and forgets
     /// older arrivals: records are looked up in order.
     public func arrival(ofFrame frame: Int) -> UInt64? {
         entries.withLock { entries in
@@ -27,7 +27,4 @@ public final class ArrivalLog: Sendable {
             return time
         }
     }
-
-    /// Now, on the same clock as the arrivals.
-    public static func now() -> UInt64 { MonotonicClock.now() }
 }

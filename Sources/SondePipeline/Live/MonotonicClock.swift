@@ -2,19 +2,17 @@
 import Glibc
 #endif
 
-/// Nanoseconds from a monotonic clock, for pacing and latency.
-enum MonotonicClock {
-    static func now() -> UInt64 {
+/// Nanoseconds from a monotonic clock, for pacing, latency and durations.
+public enum MonotonicClock {
+    public static func now() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 
-    /// Seconds since 1970, for the wall-clock `time` of live records.
-    static func wallClockSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    /// Seconds on the same clock, for measuring durations.
+    public static func seconds() -> Double {
+        Double(now()) / 1e9
     }
 
     /// Sleeps the calling (blocking I/O) thread.
