@@ -51,6 +51,25 @@ public struct FilterChain: Sendable {
         }
     }
 
+    /// Filters two channels in place, each continuing from its own previous call, in one
+    /// pass that costs about what one channel does (see `SOSFilter.process(_:_:_:_:)`).
+    /// - Precondition: equal counts and the same stages (every channel of a stream has them).
+    public static func process(
+        _ first: inout FilterChain, _ firstSamples: UnsafeMutableBufferPointer<Double>,
+        _ second: inout FilterChain, _ secondSamples: UnsafeMutableBufferPointer<Double>
+    ) {
+        guard var a = first.cascade, var b = second.cascade else {
+            precondition(first.cascade == nil && second.cascade == nil, "FilterChain.process: channels with different stages")
+            return
+        }
+        // Moved out and back so each cascade's state stays uniquely referenced (no copy).
+        first.cascade = nil
+        second.cascade = nil
+        SOSFilter.process(&a, firstSamples, &b, secondSamples)
+        first.cascade = a
+        second.cascade = b
+    }
+
     /// Filters `samples` in place; a convenience for arrays.
     public mutating func process(_ samples: inout [Double]) {
         cascade?.process(&samples)

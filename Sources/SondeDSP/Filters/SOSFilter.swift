@@ -60,6 +60,48 @@ public struct SOSFilter: Sendable {
         samples.withUnsafeMutableBufferPointer { process($0) }
     }
 
+    /// Filters two channels in place, each continuing from its own previous call, in one
+    /// pass: `first` and `second` must run the same design (every channel of a stream
+    /// does). Allocates nothing.
+    ///
+    /// Why: a biquad is latency-bound (each sample waits for the previous one's state), so
+    /// one channel leaves the core's vector lanes idle. Two channels side by side in the two
+    /// lanes of a `SIMD2` cost the same time as one, and each lane performs exactly the
+    /// scalar operations in the same order, so each channel's output is bit for bit what
+    /// `process(_:)` gives.
+    /// - Precondition: equal counts and equal designs.
+    public static func process(
+        _ first: inout SOSFilter, _ firstSamples: UnsafeMutableBufferPointer<Double>,
+        _ second: inout SOSFilter, _ secondSamples: UnsafeMutableBufferPointer<Double>
+    ) {
+        precondition(firstSamples.count == secondSamples.count, "SOSFilter.process: channels of different lengths")
+        precondition(first.taps == second.taps, "SOSFilter.process: channels with different designs")
+        guard let a = firstSamples.baseAddress, let b = secondSamples.baseAddress, !firstSamples.isEmpty else { return }
+        let sectionCount = first.sections.sectionCount
+        // Lane 0 is `first`, lane 1 `second`; state is copied in and out around the loops
+        // (on the stack: designs have at most a few dozen sections).
+        withUnsafeTemporaryAllocation(of: SIMD2<Double>.self, capacity: 2 * sectionCount) { state in
+            for index in 0..<(2 * sectionCount) {
+                state[index] = SIMD2(first.state[index], second.state[index])
+            }
+            first.taps.withUnsafeBufferPointer { taps in
+                guard let taps = taps.baseAddress, let state = state.baseAddress else { return }
+                var section = 0
+                while section + 1 < sectionCount {
+                    runSectionPair(taps: taps + 5 * section, state: state + 2 * section, first: a, second: b, count: firstSamples.count)
+                    section += 2
+                }
+                if section < sectionCount {
+                    runSection(taps: taps + 5 * section, state: state + 2 * section, first: a, second: b, count: firstSamples.count)
+                }
+            }
+            for index in 0..<(2 * sectionCount) {
+                first.state[index] = state[index][0]
+                second.state[index] = state[index][1]
+            }
+        }
+    }
+
     /// The first pass reads `source`, later passes work in place on `destination`.
     private mutating func run(from source: UnsafePointer<Double>, to destination: UnsafeMutablePointer<Double>, count: Int) {
         let sectionCount = sections.sectionCount
@@ -145,6 +187,58 @@ public struct SOSFilter: Sendable {
             w0 = c1 * y - d1 * v + w1
             w1 = c2 * y - d2 * v
             output[n] = v
+        }
+        state[0] = z0
+        state[1] = z1
+        state[2] = w0
+        state[3] = w1
+    }
+    /// `runSection` on two channels at once, one per lane.
+    @inline(__always)
+    private static func runSection(
+        taps: UnsafePointer<Double>, state: UnsafeMutablePointer<SIMD2<Double>>,
+        first: UnsafeMutablePointer<Double>, second: UnsafeMutablePointer<Double>, count: Int
+    ) {
+        let b0 = SIMD2(repeating: taps[0]), b1 = SIMD2(repeating: taps[1]), b2 = SIMD2(repeating: taps[2])
+        let a1 = SIMD2(repeating: taps[3]), a2 = SIMD2(repeating: taps[4])
+        var z0 = state[0]
+        var z1 = state[1]
+        for n in 0..<count {
+            let x = SIMD2(first[n], second[n])
+            let y = b0 * x + z0
+            z0 = b1 * x - a1 * y + z1
+            z1 = b2 * x - a2 * y
+            first[n] = y[0]
+            second[n] = y[1]
+        }
+        state[0] = z0
+        state[1] = z1
+    }
+
+    /// `runSectionPair` on two channels at once, one per lane.
+    @inline(__always)
+    private static func runSectionPair(
+        taps: UnsafePointer<Double>, state: UnsafeMutablePointer<SIMD2<Double>>,
+        first: UnsafeMutablePointer<Double>, second: UnsafeMutablePointer<Double>, count: Int
+    ) {
+        let b0 = SIMD2(repeating: taps[0]), b1 = SIMD2(repeating: taps[1]), b2 = SIMD2(repeating: taps[2])
+        let a1 = SIMD2(repeating: taps[3]), a2 = SIMD2(repeating: taps[4])
+        let c0 = SIMD2(repeating: taps[5]), c1 = SIMD2(repeating: taps[6]), c2 = SIMD2(repeating: taps[7])
+        let d1 = SIMD2(repeating: taps[8]), d2 = SIMD2(repeating: taps[9])
+        var z0 = state[0]
+        var z1 = state[1]
+        var w0 = state[2]
+        var w1 = state[3]
+        for n in 0..<count {
+            let x = SIMD2(first[n], second[n])
+            let y = b0 * x + z0
+            z0 = b1 * x - a1 * y + z1
+            z1 = b2 * x - a2 * y
+            let v = c0 * y + w0
+            w0 = c1 * y - d1 * v + w1
+            w1 = c2 * y - d2 * v
+            first[n] = v[0]
+            second[n] = v[1]
         }
         state[0] = z0
         state[1] = z1

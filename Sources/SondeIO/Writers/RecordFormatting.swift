@@ -5,14 +5,18 @@ import SondeCore
 
 /// Appending values to an output buffer in the spellings FEATURES.md section 6 asks for.
 extension Array where Element == UInt8 {
-    /// Shortest text that reads back to the same Double (Swift's `description` is exactly
-    /// that). Non-finite values never reach here: every feature defines its degenerate value.
+    /// Shortest text that reads back to the same Double, the spelling of Swift's
+    /// `description`. Non-finite values never reach here: every feature defines its
+    /// degenerate value.
     mutating func appendNumber(_ value: Double) {
         assert(value.isFinite, "features must never produce NaN or infinity")
-        // Copying through withUTF8 is one memcpy; appending the UTF8View went byte by byte
-        // (measured: 240 → 160 ns per number).
-        var text = value.description
-        text.withUTF8 { append(contentsOf: $0) }
+        // `description` allocates a String for every number longer than 15 bytes (most
+        // features print 17 digits); `write(to:)` formats into a stack buffer and hands
+        // the bytes to `_writeASCII`, so nothing is allocated per number.
+        var sink = ByteSink()
+        swap(&self, &sink.bytes)
+        value.write(to: &sink)
+        swap(&self, &sink.bytes)
     }
 
     /// Decimal digits written in place, without an intermediate String.
@@ -113,8 +117,29 @@ extension Array where Element == UInt8 {
     }
 
     private mutating func appendPadded(_ value: Int, width: Int) {
-        let digits = String(value)
-        for _ in digits.utf8.count..<Swift.max(width, digits.utf8.count) { append(UInt8(ascii: "0")) }
-        append(contentsOf: digits.utf8)
+        var digits = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        for _ in digits..<Swift.max(width, digits) { append(UInt8(ascii: "0")) }
+        appendInteger(value)
+    }
+}
+
+/// The output buffer seen as a `TextOutputStream`, so that `Double.write(to:)` can append
+/// its digits without building a String.
+private struct ByteSink: TextOutputStream {
+    var bytes: [UInt8] = []
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// The standard library's fast path for ASCII text such as formatted numbers.
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
     }
 }
