@@ -69,12 +69,13 @@ final class ChannelProcessor {
         extractor?.extract(UnsafeBufferPointer(rebasing: history[start..<(start + frameLength)]), into: values)
     }
 
-    /// The samples of the oldest `frames` complete frames, `(frames - 1) * hop + frameLength`
-    /// of them, for a worker to measure.
-    func copyFrames(_ frames: Int) -> [Double] {
+    /// Copies the samples of the oldest `frames` complete frames, `(frames - 1) * hop +
+    /// frameLength` of them, into `samples` (emptied first), for a worker to measure.
+    func copyFrames(_ frames: Int, into samples: inout [Double]) {
         let count = (frames - 1) * hop + frameLength
         precondition(frames >= 1 && count <= historyCount)
-        return Array(history[0..<count])
+        samples.removeAll(keepingCapacity: true)
+        samples.append(contentsOf: UnsafeBufferPointer(rebasing: history[0..<count]))
     }
 
     /// Forgets the first `frames` frames' hops once they are measured.

@@ -179,7 +179,7 @@ public final class PipelineGraph: Sendable {
     /// (they own FFT buffers and are not thread-safe), one per configuration it has met.
     private static func measure(_ work: AsyncBoundedQueue<WorkItem>, times: StageTimes) async {
         var extractors: [FeatureConfiguration: FeatureExtractor] = [:]
-        while let item = await work.next() {
+        while var item = await work.next() {
             let extractor: FeatureExtractor
             if let existing = extractors[item.configuration] {
                 extractor = existing
@@ -189,7 +189,8 @@ public final class PipelineGraph: Sendable {
             }
             let columns = item.configuration.columnCount
             let length = item.configuration.frameLength
-            var values = [Double](repeating: 0, count: item.frameCount * columns)
+            var values = item.buffers.values.take()
+            values.append(contentsOf: repeatElement(0, count: item.frameCount * columns))
             let started = MonotonicClock.now()
             item.samples.withUnsafeBufferPointer { samples in
                 values.withUnsafeMutableBufferPointer { values in
@@ -203,9 +204,14 @@ public final class PipelineGraph: Sendable {
                 }
             }
             times.add(.measure, MonotonicClock.now() &- started)
+            var samples: [Double] = []
+            swap(&samples, &item.samples)
+            item.buffers.samples.recycle(samples)
             var measured = MeasuredFrames(values: values)
             if let encoder = item.encoder {
                 let encodeStarted = MonotonicClock.now()
+                measured.bytes = item.buffers.bytes.take()
+                measured.ends = item.buffers.ends.take()
                 measured.encode(item, with: encoder)
                 times.add(.export, MonotonicClock.now() &- encodeStarted)
             }
@@ -232,6 +238,7 @@ public final class PipelineGraph: Sendable {
                 let batch = stage.batch(firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: perChannel)
                 records += batch.recordCount
                 try await io.run { try times.time(.export) { try emit(batch) } }
+                stage.recycle(batch)
             }
         }
         return records
@@ -267,6 +274,8 @@ private final class GraphFailure: Sendable {
 /// One channel's frames for a worker to measure.
 struct WorkItem: Sendable {
     var samples: [Double]
+    /// Where `samples` goes back to, and the worker's values and bytes come from.
+    var buffers: JobBuffers
     var frameCount: Int
     var hop: Int
     var configuration: FeatureConfiguration

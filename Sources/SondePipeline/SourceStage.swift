@@ -14,6 +14,8 @@ final class SourceStage: @unchecked Sendable {
     let clock: RecordClock
     let tickets: AsyncBoundedQueue<BlockTicket>
     let samplesPerChannel = Atomic<Int>(0)
+    /// Buffers of this input's jobs, reused from job to job.
+    let buffers: JobBuffers
     let framesCut = Atomic<Int>(0)
 
     private let source: any SampleSource
@@ -55,6 +57,9 @@ final class SourceStage: @unchecked Sendable {
         }
         // Enough tickets in flight to keep every worker busy, few enough to bound memory.
         tickets = AsyncBoundedQueue(capacity: 4 * options.jobs + 4)
+        // Jobs in flight per channel: the work queue (4J), the tickets (4J + 4), one being
+        // measured per worker, and one each at the framer and the exporter.
+        buffers = JobBuffers(jobsInFlight: 9 * options.jobs + 6)
         io = BlockingIO(label: "sonde.read.\(name)")
     }
 
@@ -115,8 +120,10 @@ final class SourceStage: @unchecked Sendable {
         for (index, channel) in channels.enumerated() {
             let result = ResultSlot<MeasuredFrames>()
             results.append(result)
+            var samples = buffers.samples.take()
+            channel.copyFrames(frames, into: &samples)
             let item = WorkItem(
-                samples: channel.copyFrames(frames), frameCount: frames, hop: hop, configuration: configuration, result: result,
+                samples: samples, buffers: buffers, frameCount: frames, hop: hop, configuration: configuration, result: result,
                 encoder: encoder, fileName: name, channelName: format.channelNames[index], firstFrame: first, clock: clock
             )
             channel.discardFrames(frames)
@@ -142,24 +149,53 @@ final class SourceStage: @unchecked Sendable {
         }
     }
 
-    /// The records of `frameCount` frames, channels interleaved frame by frame.
-    func batch(firstFrame: Int, frameCount: Int, perChannel: [MeasuredFrames]) -> RecordBatch {
+    /// The records of `frameCount` frames, channels interleaved frame by frame. The
+    /// per-channel values go back to the pool; `recycle(_:)` takes the batch's buffers
+    /// once it is written.
+    func batch(firstFrame: Int, frameCount: Int, perChannel: consuming [MeasuredFrames]) -> RecordBatch {
         let columns = configuration.columnCount
         let channelCount = perChannel.count
-        var values = [Double](repeating: 0, count: frameCount * channelCount * columns)
-        for frame in 0..<frameCount {
-            for channel in 0..<channelCount {
-                let destination = (frame * channelCount + channel) * columns
-                let source = frame * columns
-                for column in 0..<columns { values[destination + column] = perChannel[channel].values[source + column] }
+        var values = buffers.values.take()
+        values.append(contentsOf: repeatElement(0, count: frameCount * channelCount * columns))
+        var bytes: [[UInt8]] = []
+        var ends: [[Int]] = []
+        if encoder != nil {
+            bytes.reserveCapacity(channelCount)
+            ends.reserveCapacity(channelCount)
+        }
+        for channel in 0..<channelCount {
+            perChannel[channel].values.withUnsafeBufferPointer { source in
+                for frame in 0..<frameCount {
+                    let destination = (frame * channelCount + channel) * columns
+                    for column in 0..<columns { values[destination + column] = source[frame * columns + column] }
+                }
+            }
+            var measured = MeasuredFrames(values: [])
+            swap(&measured, &perChannel[channel])
+            buffers.values.recycle(measured.values)
+            if encoder != nil {
+                bytes.append(measured.bytes)
+                ends.append(measured.ends)
             }
         }
         return RecordBatch(
             fileName: name, channelNames: format.channelNames, columnCount: columns, firstFrame: firstFrame,
             frameCount: frameCount, hop: hop, clock: clock,
             values: values,
-            encoded: encoder == nil ? nil : EncodedRecords(bytes: perChannel.map(\.bytes), ends: perChannel.map(\.ends))
+            encoded: encoder == nil ? nil : EncodedRecords(bytes: bytes, ends: ends)
         )
+    }
+
+    /// Takes back a written batch's buffers for later jobs.
+    func recycle(_ batch: consuming RecordBatch) {
+        var batch = batch
+        var values: [Double] = []
+        swap(&values, &batch.values)
+        buffers.values.recycle(values)
+        guard var encoded = batch.encoded else { return }
+        batch.encoded = nil
+        while let bytes = encoded.bytes.popLast() { buffers.bytes.recycle(bytes) }
+        while let ends = encoded.ends.popLast() { buffers.ends.recycle(ends) }
     }
 
     func cancel() {

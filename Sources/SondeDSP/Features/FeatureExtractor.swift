@@ -20,8 +20,6 @@ public final class FeatureExtractor {
     private let magnitude: UnsafeMutableBufferPointer<Double>
     /// P[k] per bin (one-sided density PSD).
     private let power: UnsafeMutableBufferPointer<Double>
-    /// ln |X[k]|² per bin (-∞ for an empty bin).
-    private let logSquaredMagnitude: UnsafeMutableBufferPointer<Double>
     /// Half-open bin ranges of the requested bands, precomputed from `f[k] = k*fs/N`.
     private let bandBins: [Range<Int>]
     /// Where each requested feature sits in `FrameFeatures`' fixed order.
@@ -41,7 +39,6 @@ public final class FeatureExtractor {
         squaredMagnitude = .allocate(capacity: binCount)
         magnitude = .allocate(capacity: binCount)
         power = .allocate(capacity: binCount)
-        logSquaredMagnitude = .allocate(capacity: binCount)
         let fs = configuration.sampleRate
         let n = Double(configuration.frameLength)
         let binCount = configuration.frameLength / 2 + 1
@@ -66,7 +63,6 @@ public final class FeatureExtractor {
         squaredMagnitude.deallocate()
         magnitude.deallocate()
         power.deallocate()
-        logSquaredMagnitude.deallocate()
     }
 
     /// Measures one frame.
@@ -79,17 +75,16 @@ public final class FeatureExtractor {
         var all = FrameFeatures()
         let flatValue = measureTimeDomain(frame, into: &all)
         if needsSpectrum {
-            computeSpectrum(flatValue: flatValue)
-            measureSpectrum(into: &all, isFlat: flatValue != nil)
+            let sums = computeSpectrum(flatValue: flatValue)
+            measureSpectrum(sums, into: &all, isFlat: flatValue != nil)
         }
         all.withUnsafeValues { allValues in
             for (column, slot) in featureSlots.enumerated() { values[column] = allValues[slot] }
         }
         let df = configuration.sampleRate / Double(length)
+        guard let p = power.baseAddress else { return }
         for (index, bins) in bandBins.enumerated() {
-            var sum = 0.0
-            for k in bins { sum += power[k] }
-            values[featureSlots.count + index] = sum * df
+            values[featureSlots.count + index] = FrameKernels.sum(p, bins) * df
         }
     }
 
@@ -152,8 +147,8 @@ public final class FeatureExtractor {
     // MARK: - Spectrum (section 5)
 
     /// Fills |X|², |X| and P for every bin, from the FFT of the windowed frame or, for a
-    /// flat frame, the exact DFT.
-    private func computeSpectrum(flatValue: Double?) {
+    /// flat frame, the exact DFT, and returns the sums the spectral features share.
+    private func computeSpectrum(flatValue: Double?) -> FrameKernels.SpectrumSums {
         let out = fftOutput.base
         if let c = flatValue {
             // The exact DFT of a constant under a periodic Hann window: an FFT would leave
@@ -164,30 +159,19 @@ public final class FeatureExtractor {
         } else {
             plan.execute(input: fftInput.base, output: out)
         }
-        guard let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = power.baseAddress else { return }
-        FrameKernels.squaredMagnitudes(out, into: s2, bins: binCount)
-        let scale = 1 / (configuration.sampleRate * window.sumOfSquares)
-        let interiorScale = 2 * scale
-        for k in 0..<binCount {
-            s[k] = s2[k].squareRoot()
-            p[k] = s2[k] * interiorScale
+        guard let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = power.baseAddress else {
+            return FrameKernels.SpectrumSums()
         }
-        // DC and Nyquist are not doubled in a one-sided spectrum.
-        p[0] = s2[0] * scale
-        p[binCount - 1] = s2[binCount - 1] * scale
+        let powerScale = 1 / (configuration.sampleRate * window.sumOfSquares)
+        return FrameKernels.spectrum(out, bins: binCount, powerScale: powerScale, squared: s2, magnitude: s, power: p)
     }
 
-    private func measureSpectrum(into features: inout FrameFeatures, isFlat: Bool) {
+    private func measureSpectrum(_ sums: FrameKernels.SpectrumSums, into features: inout FrameFeatures, isFlat: Bool) {
         let fs = configuration.sampleRate
         let df = fs / Double(length)
         let nyquist = binCount - 1
-        let s2 = squaredMagnitude, s = magnitude, p = power, logS2 = logSquaredMagnitude
-        if let base = s2.baseAddress, let logs = logS2.baseAddress {
-            FrameKernels.logarithms(base, into: logs, count: binCount)
-        }
-
-        guard let s2Base = s2.baseAddress, let sBase = s.baseAddress, let logBase = logS2.baseAddress else { return }
-        let sums = FrameKernels.spectralSums(squared: s2Base, magnitude: sBase, logs: logBase, count: binCount)
+        let s2 = squaredMagnitude, s = magnitude, p = power
+        guard let sBase = s.baseAddress else { return }
         let magnitudeSum = sums.magnitude
         let energy = sums.energy
         // Σ P[k]·df, with P doubled except at DC and Nyquist.
@@ -222,8 +206,7 @@ public final class FeatureExtractor {
 
         guard !isFlat else { return }  // dominant_*, thd and snr_db are 0 for flat frames.
 
-        var peakBin = 2
-        for k in 3...nyquist where p[k] > p[peakBin] { peakBin = k }
+        let peakBin = sums.peakBin
         var offset = 0.0
         if peakBin < nyquist {
             let a = log(Swift.max(p[peakBin - 1], 1e-300))
@@ -264,20 +247,15 @@ public final class FeatureExtractor {
         }
         // Noise summed directly over the bins outside DC and the groups (which are disjoint
         // and ascending): subtracting from the total would cancel at high SNR.
+        guard let p = power.baseAddress else { return }
         var noise = 0.0
         var k = 3
         for index in 0..<groupCount {
             let group = groups[index]
-            while k < group.lowerBound {
-                noise += power[k]
-                k += 1
-            }
+            if k < group.lowerBound { noise += FrameKernels.sum(p, k..<group.lowerBound) }
             k = Swift.max(k, group.upperBound + 1)
         }
-        while k <= nyquist {
-            noise += power[k]
-            k += 1
-        }
+        if k <= nyquist { noise += FrameKernels.sum(p, k..<(nyquist + 1)) }
         if noise > 0, fundamentalPower > 0 {
             features.snrDB = 10 * log10(fundamentalPower / noise)
         }

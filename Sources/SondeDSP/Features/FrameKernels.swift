@@ -73,128 +73,169 @@ enum FrameKernels {
         }
         return (s1.sum(), s2.sum(), s3.sum(), s4.sum())
     }
-
-    /// |X[k]|² from FFTW's interleaved complex bins, `bins` of them (the last odd one too).
-    static func squaredMagnitudes(_ complex: UnsafePointer<Double>, into squared: UnsafeMutablePointer<Double>, bins: Int) {
-        var k = 0
-        while k + 2 <= bins {
-            let v = load(complex, 2 * k)  // re[k], im[k], re[k+1], im[k+1]
-            let p = v * v
-            let s = p.evenHalf + p.oddHalf
-            squared[k] = s[0]
-            squared[k + 1] = s[1]
-            k += 2
-        }
-        while k < bins {
-            let re = complex[2 * k], im = complex[2 * k + 1]
-            squared[k] = re * re + im * im
-            k += 1
-        }
-    }
 }
 
 extension FrameKernels {
-    /// Natural logarithms of `count` non-negative values, four at a time; 0 gives -∞.
+    /// What one pass over the spectrum gathers for the spectral features.
+    struct SpectrumSums {
+        /// Σ|X|
+        var magnitude = 0.0
+        /// Σ k·|X|
+        var weightedBins = 0.0
+        /// Σ|X|²
+        var energy = 0.0
+        /// Σ max(|X|², 1e-10)
+        var q = 0.0
+        /// Σ ln max(|X|², 1e-10)
+        var logQ = 0.0
+        /// Σ |X|²·ln|X|² (0 for empty bins)
+        var energyLog = 0.0
+        /// argmax of P over bins 2...N/2, the lowest on ties.
+        var peakBin = 2
+    }
+
+    /// From FFTW's `bins` interleaved complex values: |X|², |X| and the one-sided PSD P
+    /// per bin, and every sum the spectral features share, in one pass.
+    ///
+    /// Why one pass: as separate loops (squares, roots and P; logarithms; sums; peak search)
+    /// the spectrum was read and written five times per frame, and the scalar loops among
+    /// them did not vectorise. `bins` is N/2 + 1 with N a power of two of at least 16: the
+    /// N/2 bins below Nyquist are whole blocks of four, and Nyquist is done on its own.
+    /// - Parameter powerScale: `1 / (fs·Σw²)`; P is twice that times |X|² except at DC and Nyquist.
+    static func spectrum(
+        _ complex: UnsafePointer<Double>, bins: Int, powerScale: Double,
+        squared: UnsafeMutablePointer<Double>, magnitude: UnsafeMutablePointer<Double>, power: UnsafeMutablePointer<Double>
+    ) -> SpectrumSums {
+        let nyquist = bins - 1
+        var sumS = Lanes(repeating: 0), sumKS = Lanes(repeating: 0), sumE = Lanes(repeating: 0)
+        var sumQ = Lanes(repeating: 0), sumLogQ = Lanes(repeating: 0), sumEL = Lanes(repeating: 0)
+        let floor = Lanes(repeating: 1e-10)
+        let logFloor = Lanes(repeating: Foundation.log(1e-10))
+        let zero = Lanes(repeating: 0)
+        let interior = Lanes(repeating: 2 * powerScale)
+        var bin = Lanes(0, 1, 2, 3)
+        let four = Lanes(repeating: 4)
+        // Per-lane running argmax; bins 0 and 1 (the window's DC leakage) never compete.
+        var best = Lanes(repeating: -1)
+        var bestBin = SIMD4<Int64>(0, 1, 2, 3)
+        var binIndex = SIMD4<Int64>(0, 1, 2, 3)
+        var k = 0
+        while k < nyquist {
+            let pairs = SIMD8(lowHalf: load(complex, 2 * k), highHalf: load(complex, 2 * k + 4))
+            let products = pairs * pairs
+            let s2 = products.evenHalf + products.oddHalf  // re² + im², as a scalar loop rounds it
+            let s = s2.squareRoot()
+            let p = s2 * interior
+            store(s2, squared, k)
+            store(s, magnitude, k)
+            store(p, power, k)
+            var candidate = p
+            if k == 0 {
+                candidate[0] = -1
+                candidate[1] = -1
+            }
+            let better = candidate .> best
+            best.replace(with: candidate, where: better)
+            bestBin.replace(with: binIndex, where: better)
+            let l = logarithm(s2)
+            sumS += s
+            sumKS += bin * s
+            sumE += s2
+            sumQ += s2.replacing(with: floor, where: s2 .< floor)
+            sumLogQ += l.replacing(with: logFloor, where: l .< logFloor)
+            sumEL += (s2 * l).replacing(with: zero, where: s2 .<= zero)
+            bin += four
+            binIndex &+= 4
+            k += 4
+        }
+        // DC and Nyquist are not doubled in a one-sided spectrum.
+        power[0] = squared[0] * powerScale
+        let re = complex[2 * nyquist], im = complex[2 * nyquist + 1]
+        let s2 = re * re + im * im
+        let s = s2.squareRoot()
+        squared[nyquist] = s2
+        magnitude[nyquist] = s
+        power[nyquist] = s2 * powerScale
+        let l = scalarLogarithm(s2)
+
+        var sums = SpectrumSums()
+        sums.magnitude = sumS.sum() + s
+        sums.weightedBins = sumKS.sum() + Double(nyquist) * s
+        sums.energy = sumE.sum() + s2
+        sums.q = sumQ.sum() + Swift.max(s2, 1e-10)
+        sums.logQ = sumLogQ.sum() + Swift.max(l, logFloor[0])
+        sums.energyLog = sumEL.sum() + (s2 > 0 ? s2 * l : 0)
+        // Lanes hold the best of bins ≡ lane (mod 4); the lowest bin wins a tie, as in a scan.
+        var peak = 2
+        var peakPower = -1.0
+        for lane in 0..<4 where best[lane] > peakPower || (best[lane] == peakPower && Int(bestBin[lane]) < peak) {
+            peak = Int(bestBin[lane])
+            peakPower = best[lane]
+        }
+        if power[nyquist] > peakPower { peak = nyquist }
+        sums.peakBin = peak
+        return sums
+    }
+
+    /// Natural logarithms of four non-negative values; 0 gives -∞.
     ///
     /// Why not libm: one `log` call per spectral bin was the largest single cost of a
     /// frame (perf: 9% of a whole run). Here x = m·2^e with m in [√½, √2), and
-    /// ln m = 2·atanh(s), s = (m-1)/(m+1), |s| ≤ 0.172, summed to s²¹: relative error
-    /// below 4e-16, far inside what flatness and entropy need. Subnormal inputs (below
-    /// 2.2e-308) take libm's path.
-    static func logarithms(_ x: UnsafePointer<Double>, into result: UnsafeMutablePointer<Double>, count: Int) {
-        let mantissaMask = SIMD4<UInt64>(repeating: 0x000F_FFFF_FFFF_FFFF)
-        let exponentOfOne = SIMD4<UInt64>(repeating: 0x3FF0_0000_0000_0000)
+    /// ln m = 2·atanh(s), s = (m-1)/(m+1), |s| ≤ 0.172, summed to s¹⁷: the first term left
+    /// out is below 3e-16, far inside what flatness and entropy need. Zero and subnormal inputs
+    /// (below 2.2e-308) take libm's path.
+    @inline(__always)
+    static func logarithm(_ v: Lanes) -> Lanes {
+        if any(v .< Lanes(repeating: Double.leastNormalMagnitude)) {
+            return Lanes(scalarLogarithm(v[0]), scalarLogarithm(v[1]), scalarLogarithm(v[2]), scalarLogarithm(v[3]))
+        }
         let one = Lanes(repeating: 1)
         let ln2High = Lanes(repeating: 0.693_147_180_369_123_816_49)  // ln 2, top 32 bits
         let ln2Low = Lanes(repeating: 1.908_214_929_270_587_7e-10)  // the rest
-        let smallestNormal = Lanes(repeating: Double.leastNormalMagnitude)
-        var i = 0
-        while i + 4 <= count {
-            let v = load(x, i)
-            if any(v .< smallestNormal) {
-                for lane in 0..<4 { result[i + lane] = scalarLogarithm(v[lane]) }
-                i += 4
-                continue
-            }
-            let bits = unsafeBitCast(v, to: SIMD4<UInt64>.self)
-            var exponent = Lanes(SIMD4<Int64>(truncatingIfNeeded: bits &>> 52) &- 1023)
-            var m = unsafeBitCast((bits & mantissaMask) | exponentOfOne, to: Lanes.self)  // [1, 2)
-            // Move m into [√½, √2): halve it and count one more power of two.
-            let high = m .> Lanes(repeating: 1.414_213_562_373_095_048_8)
-            m.replace(with: m * 0.5, where: high)
-            exponent.replace(with: exponent + 1, where: high)
-            let s = (m - one) / (m + one)
-            let s2 = s * s
-            var series = Lanes(repeating: 1.0 / 21)
-            series = series * s2 + 1.0 / 19
-            series = series * s2 + 1.0 / 17
-            series = series * s2 + 1.0 / 15
-            series = series * s2 + 1.0 / 13
-            series = series * s2 + 1.0 / 11
-            series = series * s2 + 1.0 / 9
-            series = series * s2 + 1.0 / 7
-            series = series * s2 + 1.0 / 5
-            series = series * s2 + 1.0 / 3
-            series = series * s2 + one
-            let logM = 2 * s * series
-            store(exponent * ln2High + (logM + exponent * ln2Low), result, i)
-            i += 4
-        }
-        while i < count {
-            result[i] = scalarLogarithm(x[i])
-            i += 1
-        }
+        let bits = unsafeBitCast(v, to: SIMD4<UInt64>.self)
+        var exponent = Lanes(SIMD4<Int64>(truncatingIfNeeded: bits &>> 52) &- 1023)
+        // The mantissa with the exponent of 1: m in [1, 2).
+        var m = unsafeBitCast((bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000, to: Lanes.self)
+        // Move m into [√½, √2): halve it and count one more power of two.
+        let high = m .> Lanes(repeating: 1.414_213_562_373_095_048_8)
+        m.replace(with: m * 0.5, where: high)
+        exponent.replace(with: exponent + 1, where: high)
+        let s = (m - one) / (m + one)
+        // Σ s²ⁱ/(2i+1) for i = 0...8, by Estrin's scheme: Horner's eight dependent
+        // multiply-adds per block were the kernel's critical path (perf), this is four deep.
+        let z = s * s
+        let z2 = z * z
+        let z4 = z2 * z2
+        let p01 = one + z * (1.0 / 3)
+        let p23 = 1.0 / 5 + z * (1.0 / 7)
+        let p45 = 1.0 / 9 + z * (1.0 / 11)
+        let p67 = 1.0 / 13 + z * (1.0 / 15)
+        let p03 = p01 + z2 * p23
+        let p47 = p45 + z2 * p67
+        let series = (p03 + z4 * p47) + (z4 * z4) * (1.0 / 17)
+        let logM = 2 * s * series
+        return exponent * ln2High + (logM + exponent * ln2Low)
     }
 
     @inline(never)
     static func scalarLogarithm(_ value: Double) -> Double {
         value == 0 ? -.infinity : Foundation.log(value)
     }
-}
 
-extension FrameKernels {
-    /// The sums the spectral features share, in one pass over the bins: Σ|X|, Σk·|X|,
-    /// Σ|X|², Σ max(|X|², 1e-10), Σ max(ln|X|², ln 1e-10) and Σ |X|²·ln|X|² (0 for empty bins).
-    static func spectralSums(
-        squared: UnsafePointer<Double>, magnitude: UnsafePointer<Double>, logs: UnsafePointer<Double>, count: Int
-    ) -> (magnitude: Double, weightedBins: Double, energy: Double, q: Double, logQ: Double, energyLog: Double) {
-        var sumS = Lanes(repeating: 0), sumKS = Lanes(repeating: 0), sumE = Lanes(repeating: 0)
-        var sumQ = Lanes(repeating: 0), sumLogQ = Lanes(repeating: 0), sumEL = Lanes(repeating: 0)
-        let floor = Lanes(repeating: 1e-10)
-        let logFloor = Lanes(repeating: Foundation.log(1e-10))
-        let zero = Lanes(repeating: 0)
-        var bins = Lanes(0, 1, 2, 3)
-        let four = Lanes(repeating: 4)
-        var k = 0
-        while k + 4 <= count {
-            let s2 = load(squared, k), s = load(magnitude, k), l = load(logs, k)
-            sumS += s
-            sumKS += bins * s
-            sumE += s2
-            var q = s2
-            q.replace(with: floor, where: s2 .< floor)
-            sumQ += q
-            var lq = l
-            lq.replace(with: logFloor, where: l .< logFloor)
-            sumLogQ += lq
-            var el = s2 * l
-            el.replace(with: zero, where: s2 .<= zero)
-            sumEL += el
-            bins += four
+    /// Σ values[range], four lanes at a time (bands and the SNR's noise bins).
+    static func sum(_ values: UnsafePointer<Double>, _ range: Range<Int>) -> Double {
+        var lanes = Lanes(repeating: 0)
+        var k = range.lowerBound
+        while k + 4 <= range.upperBound {
+            lanes += load(values, k)
             k += 4
         }
-        var tail = (s: 0.0, ks: 0.0, e: 0.0, q: 0.0, lq: 0.0, el: 0.0)
-        while k < count {
-            let s2 = squared[k], s = magnitude[k], l = logs[k]
-            tail.s += s
-            tail.ks += Double(k) * s
-            tail.e += s2
-            tail.q += Swift.max(s2, 1e-10)
-            tail.lq += Swift.max(l, logFloor[0])
-            if s2 > 0 { tail.el += s2 * l }
+        var total = lanes.sum()
+        while k < range.upperBound {
+            total += values[k]
             k += 1
         }
-        return (sumS.sum() + tail.s, sumKS.sum() + tail.ks, sumE.sum() + tail.e, sumQ.sum() + tail.q, sumLogQ.sum() + tail.lq, sumEL.sum() + tail.el)
+        return total
     }
 
     /// Σ |X[k]| (k·df - centroid)², for the bandwidth.

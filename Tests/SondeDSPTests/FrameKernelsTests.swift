@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import _SondeTestSupport
+
+@testable import SondeDSP
+
+/// The hand-vectorised frame kernels against plain scalar evaluations of the same formulas.
+@Suite("Frame kernels")
+struct FrameKernelsTests {
+    /// The SIMD logarithm is within 1e-15 of libm's (absolute, or relative above e), over
+    /// normal, subnormal and zero inputs, in every lane position.
+    @Test func logarithmAgreesWithLibm() {
+        var generator = SplitMix64(seed: 3)
+        var inputs: [Double] = [0, Double.leastNonzeroMagnitude, Double.leastNormalMagnitude / 3, Double.leastNormalMagnitude, 1, 2, 0.5, 2.squareRoot(), 1e-10, 1e300]
+        for _ in 0..<20_000 {
+            let exponent = Int.random(in: -1000...1000, using: &generator)
+            inputs.append(Double(sign: .plus, exponent: exponent, significand: Double.random(in: 1..<2, using: &generator)))
+        }
+        while !inputs.count.isMultiple(of: 4) { inputs.append(3) }
+        var worst = 0.0
+        for start in stride(from: 0, to: inputs.count, by: 4) {
+            let lanes = SIMD4(inputs[start], inputs[start + 1], inputs[start + 2], inputs[start + 3])
+            let got = FrameKernels.logarithm(lanes)
+            for lane in 0..<4 {
+                let want = Foundation.log(lanes[lane])
+                if want == -.infinity {
+                    #expect(got[lane] == -.infinity)
+                    continue
+                }
+                worst = max(worst, abs(got[lane] - want) / max(1, abs(want)))
+            }
+        }
+        #expect(worst <= 1e-15, "worst deviation \(worst)")
+    }
+
+    /// The one-pass spectrum gives the scalar definitions: |X|², |X|, P, the shared sums
+    /// (to 1e-13 relative: only the order of additions differs) and argmax P over 2...N/2,
+    /// lowest bin on ties, exactly.
+    @Test(arguments: [16, 64, 1024])
+    func spectrumMatchesScalarDefinitions(frameLength: Int) {
+        var generator = SplitMix64(seed: UInt64(frameLength))
+        let bins = frameLength / 2 + 1
+        for trial in 0..<200 {
+            // Small integers make ties (and zero bins) common.
+            var complex = (0..<(2 * bins)).map { _ in Double(Int.random(in: -3...3, using: &generator)) }
+            if trial.isMultiple(of: 7) { complex = complex.map { $0 * 1e-3 } }
+            let scale = 0.37
+            var squared = [Double](repeating: .nan, count: bins)
+            var magnitude = squared, power = squared
+            let sums = complex.withUnsafeBufferPointer { c in
+                FrameKernels.spectrum(
+                    c.baseAddress!, bins: bins, powerScale: scale, squared: &squared, magnitude: &magnitude, power: &power)
+            }
+            var expectedPeak = 2
+            var magnitudeSum = 0.0, weighted = 0.0, energy = 0.0, q = 0.0, logQ = 0.0, energyLog = 0.0
+            for k in 0..<bins {
+                let s2 = complex[2 * k] * complex[2 * k] + complex[2 * k + 1] * complex[2 * k + 1]
+                let p = s2 * (k == 0 || k == bins - 1 ? scale : 2 * scale)
+                #expect(squared[k] == s2)
+                #expect(magnitude[k] == s2.squareRoot())
+                #expect(power[k] == p)
+                if k > 2, p > power[expectedPeak] { expectedPeak = k }
+                magnitudeSum += s2.squareRoot()
+                weighted += Double(k) * s2.squareRoot()
+                energy += s2
+                q += max(s2, 1e-10)
+                logQ += Foundation.log(max(s2, 1e-10))
+                if s2 > 0 { energyLog += s2 * Foundation.log(s2) }
+            }
+            #expect(sums.peakBin == expectedPeak, "trial \(trial)")
+            for (got, want) in [(sums.magnitude, magnitudeSum), (sums.weightedBins, weighted), (sums.energy, energy), (sums.q, q), (sums.logQ, logQ), (sums.energyLog, energyLog)] {
+                #expect(abs(got - want) <= 1e-13 * max(abs(want), 1e-300), "trial \(trial): \(got) vs \(want)")
+            }
+        }
+    }
+
+    /// Range sums of any length and alignment equal the scalar sum to 1e-15 relative.
+    @Test func rangeSumMatchesScalarSum() {
+        var generator = SplitMix64(seed: 9)
+        let values = (0..<300).map { _ in Double.random(in: 0..<1, using: &generator) }
+        values.withUnsafeBufferPointer { v in
+            for _ in 0..<500 {
+                let low = Int.random(in: 0...300, using: &generator)
+                let high = Int.random(in: low...300, using: &generator)
+                let want = values[low..<high].reduce(0, +)
+                #expect(abs(FrameKernels.sum(v.baseAddress!, low..<high) - want) <= 1e-15 * want)
+            }
+        }
+    }
+}
