@@ -22,7 +22,7 @@ let groups: [(name: String, products: [String])] = [
     ("FeatureBenchmarks", ["SondeCore", "SondeDSP"]),
     ("ReaderBenchmarks", ["SondeCore", "SondeIO"]),
     ("WriterBenchmarks", ["SondeCore", "SondeDSP", "SondeIO"]),
-    ("PipelineBenchmarks", ["SondeCore", "SondeDSP", "SondePipeline"]),
+    ("PipelineBenchmarks", ["SondeCore", "SondeDSP", "SondeIO", "SondePipeline"]),
 ]
 
 let package = Package(

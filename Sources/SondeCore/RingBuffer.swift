@@ -10,6 +10,9 @@ import Synchronization
 /// A side that finds the ring full (or empty) can `await` without spinning a core: it
 /// parks a continuation that the other side resumes once there is room (or data). The
 /// lock is taken only by a side that has to wait and by the side that wakes it.
+///
+/// Parked continuations are `UnsafeContinuation`s: a checked one allocates per suspension,
+/// and a waiting side is parked and resumed once per wait (the stress tests cover it).
 public final class RingBuffer: @unchecked Sendable {
     // @unchecked: `storage` is shared, but the SPSC protocol gives each slot to exactly one
     // side at a time; ownership changes hands only through the acquire/release positions.
@@ -28,8 +31,8 @@ public final class RingBuffer: @unchecked Sendable {
     private let waiters = Mutex<Waiters>(Waiters())
 
     private struct Waiters {
-        var producer: (continuation: CheckedContinuation<Void, Never>, needed: Int)?
-        var consumer: (continuation: CheckedContinuation<Void, Never>, needed: Int)?
+        var producer: (continuation: UnsafeContinuation<Void, Never>, needed: Int)?
+        var consumer: (continuation: UnsafeContinuation<Void, Never>, needed: Int)?
     }
 
     /// - Parameter capacity: samples the ring holds; rounded up to a power of two (at least 2).
@@ -180,7 +183,7 @@ public final class RingBuffer: @unchecked Sendable {
 
     private func park(producer: Bool, needed: Int) async {
         if isSatisfied(producer: producer, needed: needed) { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let resumeNow = waiters.withLock { waiters -> Bool in
                 if producer {
                     waiters.producer = (continuation, needed)
@@ -203,8 +206,8 @@ public final class RingBuffer: @unchecked Sendable {
     /// Resumes the other side's parked continuation if its condition now holds.
     private func wakeWaiter(consumerSide: Bool, force: Bool = false) {
         guard hasWaiter.load(ordering: .sequentiallyConsistent) else { return }
-        let continuation = waiters.withLock { waiters -> CheckedContinuation<Void, Never>? in
-            var taken: CheckedContinuation<Void, Never>?
+        let continuation = waiters.withLock { waiters -> UnsafeContinuation<Void, Never>? in
+            var taken: UnsafeContinuation<Void, Never>?
             if consumerSide, let waiter = waiters.consumer, force || isSatisfied(producer: false, needed: waiter.needed) {
                 taken = waiter.continuation
                 waiters.consumer = nil

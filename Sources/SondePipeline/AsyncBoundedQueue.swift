@@ -7,13 +7,17 @@ import Synchronization
 ///
 /// Many producers and consumers may use it at once. `finish()` ends it after the elements
 /// already queued; `cancel()` ends it at once and wakes everyone.
+///
+/// Waiters park `UnsafeContinuation`s: a checked one allocates a canary object per
+/// suspension (perf: a fifth of a run's allocations), and every path here resumes each
+/// continuation exactly once, which the queue's tests exercise (cancel and finish included).
 final class AsyncBoundedQueue<Element: Sendable>: Sendable {
     private struct State {
         var elements: Deque<Element> = []
         var finished = false
         var cancelled = false
-        var waitingProducers: Deque<CheckedContinuation<Bool, Never>> = []
-        var waitingConsumers: Deque<CheckedContinuation<Element?, Never>> = []
+        var waitingProducers: Deque<UnsafeContinuation<Bool, Never>> = []
+        var waitingConsumers: Deque<UnsafeContinuation<Element?, Never>> = []
 
         var count: Int { elements.count }
 
@@ -22,12 +26,12 @@ final class AsyncBoundedQueue<Element: Sendable>: Sendable {
 
     private enum SendAction {
         case done(Bool)
-        case resume(CheckedContinuation<Element?, Never>)
+        case resume(UnsafeContinuation<Element?, Never>)
         case wait
     }
 
     private enum NextAction {
-        case value(Element, CheckedContinuation<Bool, Never>?)
+        case value(Element, UnsafeContinuation<Bool, Never>?)
         case end
         case wait
     }
@@ -64,7 +68,7 @@ final class AsyncBoundedQueue<Element: Sendable>: Sendable {
                 consumer.resume(returning: element)
                 return true
             case .wait:
-                let mayRetry = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let mayRetry = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
                     let resumeNow: Bool? = state.withLock { state in
                         if state.cancelled || state.finished { return false }
                         if state.count < capacity || !state.waitingConsumers.isEmpty { return true }
@@ -96,7 +100,7 @@ final class AsyncBoundedQueue<Element: Sendable>: Sendable {
         case .end:
             return nil
         case .wait:
-            return await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
+            return await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
                 let late: NextAction = state.withLock { state in
                     if state.cancelled { return .end }
                     if let element = state.popFirst() {

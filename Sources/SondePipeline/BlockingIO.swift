@@ -3,6 +3,9 @@ import Synchronization
 
 /// Runs blocking system calls (file reads, writes to a pipe) on a dedicated thread, so they
 /// never occupy one of the cooperative pool's threads, which are as many as the cores.
+///
+/// Continuations are unsafe ones, which do not allocate a canary per call as checked ones
+/// do; each is resumed exactly once (`OnceContinuation` guards the two-sided case).
 struct BlockingIO: Sendable {
     private let queue: DispatchQueue
 
@@ -11,7 +14,7 @@ struct BlockingIO: Sendable {
     }
 
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
+        try await withUnsafeThrowingContinuation { continuation in
             queue.async {
                 continuation.resume(with: Result { try body() })
             }
@@ -23,7 +26,7 @@ struct BlockingIO: Sendable {
     /// The abandoned call finishes (or not) on its own thread; its result is dropped.
     func run<T: Sendable>(until stop: StopSignal, _ body: @escaping @Sendable () throws -> T) async throws -> T? {
         let once = OnceContinuation<T>()
-        return try await withCheckedThrowingContinuation { continuation in
+        return try await withUnsafeThrowingContinuation { continuation in
             once.set(continuation)
             guard stop.register(once) else {
                 once.resume(with: .success(nil))
@@ -75,14 +78,14 @@ public protocol Stoppable: AnyObject, Sendable {
 /// A continuation that may be resumed from two places (the finished call with its value,
 /// the stop signal with nil); the first wins and the second is ignored.
 private final class OnceContinuation<T: Sendable>: Stoppable {
-    private let state = Mutex<CheckedContinuation<T?, any Error>?>(nil)
+    private let state = Mutex<UnsafeContinuation<T?, any Error>?>(nil)
 
-    func set(_ continuation: CheckedContinuation<T?, any Error>) {
+    func set(_ continuation: UnsafeContinuation<T?, any Error>) {
         state.withLock { $0 = continuation }
     }
 
     func resume(with result: Result<T?, any Error>) {
-        let continuation = state.withLock { state -> CheckedContinuation<T?, any Error>? in
+        let continuation = state.withLock { state -> UnsafeContinuation<T?, any Error>? in
             defer { state = nil }
             return state
         }

@@ -32,7 +32,7 @@ public final class PipelineGraph: Sendable {
         public var encoder: (any RecordEncoder)?
 
         public init(
-            jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 16_384,
+            jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 65_536,
             encoder: (any RecordEncoder)? = nil
         ) {
             self.encoder = encoder
@@ -179,7 +179,7 @@ public final class PipelineGraph: Sendable {
     /// (they own FFT buffers and are not thread-safe), one per configuration it has met.
     private static func measure(_ work: AsyncBoundedQueue<WorkItem>, times: StageTimes) async {
         var extractors: [FeatureConfiguration: FeatureExtractor] = [:]
-        while var item = await work.next() {
+        while let item = await work.next() {
             let extractor: FeatureExtractor
             if let existing = extractors[item.configuration] {
                 extractor = existing
@@ -187,39 +187,45 @@ public final class PipelineGraph: Sendable {
                 extractor = FeatureExtractor(configuration: item.configuration)
                 extractors[item.configuration] = extractor
             }
-            let columns = item.configuration.columnCount
-            let length = item.configuration.frameLength
-            var values = item.buffers.values.take()
-            values.append(contentsOf: repeatElement(0, count: item.frameCount * columns))
-            let started = MonotonicClock.now()
-            item.samples.withUnsafeBufferPointer { samples in
-                values.withUnsafeMutableBufferPointer { values in
-                    for frame in 0..<item.frameCount {
-                        let start = frame * item.hop
-                        extractor.extract(
-                            UnsafeBufferPointer(rebasing: samples[start..<(start + length)]),
-                            into: UnsafeMutableBufferPointer(rebasing: values[(frame * columns)..<((frame + 1) * columns)])
-                        )
-                    }
-                }
-            }
-            times.add(.measure, MonotonicClock.now() &- started)
-            var samples: [Double] = []
-            swap(&samples, &item.samples)
-            item.buffers.samples.recycle(samples)
-            var measured = MeasuredFrames(values: values)
-            if let encoder = item.encoder {
-                let encodeStarted = MonotonicClock.now()
-                measured.bytes = item.buffers.bytes.take()
-                measured.ends = item.buffers.ends.take()
-                measured.encode(item, with: encoder)
-                times.add(.export, MonotonicClock.now() &- encodeStarted)
-            }
-            item.result.fulfil(measured)
+            measure(consume item, with: extractor, times: times)
             // Let the framer and exporter in between jobs: a worker that always finds
             // work would otherwise keep its thread and starve the stages that feed it.
             await Task.yield()
         }
+    }
+
+    /// One job, synchronously: its buffers are released here, before the worker suspends,
+    /// so the exporter's copies are the only ones and go back to the pools without a copy.
+    private static func measure(_ item: consuming WorkItem, with extractor: FeatureExtractor, times: StageTimes) {
+        let columns = item.configuration.columnCount
+        let length = item.configuration.frameLength
+        var values = item.buffers.values.take()
+        values.append(contentsOf: repeatElement(0, count: item.frameCount * columns))
+        let started = MonotonicClock.now()
+        item.samples.withUnsafeBufferPointer { samples in
+            values.withUnsafeMutableBufferPointer { values in
+                for frame in 0..<item.frameCount {
+                    let start = frame * item.hop
+                    extractor.extract(
+                        UnsafeBufferPointer(rebasing: samples[start..<(start + length)]),
+                        into: UnsafeMutableBufferPointer(rebasing: values[(frame * columns)..<((frame + 1) * columns)])
+                    )
+                }
+            }
+        }
+        times.add(.measure, MonotonicClock.now() &- started)
+        let samples = item.samples
+        item.samples = []
+        item.buffers.samples.recycle(consume samples)
+        var measured = MeasuredFrames(values: consume values)
+        if let encoder = item.encoder {
+            let encodeStarted = MonotonicClock.now()
+            measured.bytes = item.buffers.bytes.take()
+            measured.ends = item.buffers.ends.take()
+            measured.encode(item, with: encoder)
+            times.add(.export, MonotonicClock.now() &- encodeStarted)
+        }
+        item.result.fulfil(measured)
     }
 
     /// The exporter: results in output order, regardless of which worker finished first.
@@ -235,13 +241,36 @@ public final class PipelineGraph: Sendable {
                     guard let values = await result.value() else { return records }
                     perChannel.append(values)
                 }
-                let batch = stage.batch(firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: perChannel)
+                let batch = stage.batch(firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: &perChannel)
                 records += batch.recordCount
-                try await io.run { try times.time(.export) { try emit(batch) } }
-                stage.recycle(batch)
+                // Handed over in a box the I/O closure empties: the batch it writes and then
+                // recycles is then the only reference to its buffers (a captured copy would
+                // keep them shared, and the pool would have to copy them).
+                let handOver = BatchHandOver(batch)
+                try await io.run {
+                    guard let batch = handOver.take() else { return }
+                    try times.time(.export) { try emit(batch) }
+                    stage.recycle(batch)
+                }
             }
         }
         return records
+    }
+}
+
+/// Moves one batch from the exporter's task to the I/O thread.
+private final class BatchHandOver: @unchecked Sendable {
+    // @unchecked: written once before the hand-over, taken once on the I/O thread; the
+    // dispatch to that thread orders the two.
+    private var batch: RecordBatch?
+
+    init(_ batch: consuming RecordBatch) {
+        self.batch = batch
+    }
+
+    func take() -> RecordBatch? {
+        defer { batch = nil }
+        return batch
     }
 }
 

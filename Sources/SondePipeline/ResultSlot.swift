@@ -3,10 +3,13 @@ import Synchronization
 /// A value computed by one task and awaited by another: a worker fills it, the exporter
 /// waits for it. The exporter awaits slots in output order, which is how results computed
 /// out of order come out in order without a separate reorder buffer.
+///
+/// The waiter is an `UnsafeContinuation` (no allocation per wait, unlike a checked one);
+/// the state machine resumes it exactly once, from `fulfil` or `abandon`.
 final class ResultSlot<Value: Sendable>: Sendable {
     private enum State {
         case pending
-        case waiting(CheckedContinuation<Value?, Never>)
+        case waiting(UnsafeContinuation<Value?, Never>)
         case ready(Value)
         case abandoned
     }
@@ -14,7 +17,7 @@ final class ResultSlot<Value: Sendable>: Sendable {
     private let state = Mutex<State>(.pending)
 
     func fulfil(_ value: Value) {
-        let waiter: CheckedContinuation<Value?, Never>? = state.withLock { state in
+        let waiter: UnsafeContinuation<Value?, Never>? = state.withLock { state in
             switch state {
             case .waiting(let continuation):
                 state = .abandoned
@@ -31,7 +34,7 @@ final class ResultSlot<Value: Sendable>: Sendable {
 
     /// Wakes a waiter with nil: the graph was cancelled before the value was computed.
     func abandon() {
-        let waiter: CheckedContinuation<Value?, Never>? = state.withLock { state in
+        let waiter: UnsafeContinuation<Value?, Never>? = state.withLock { state in
             defer { state = .abandoned }
             if case .waiting(let continuation) = state { return continuation }
             return nil
@@ -41,7 +44,7 @@ final class ResultSlot<Value: Sendable>: Sendable {
 
     /// The value, once fulfilled; nil if the slot was abandoned.
     func value() async -> Value? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Value?, Never>) in
             let immediate: Value?? = state.withLock { state in
                 switch state {
                 case .ready(let value):

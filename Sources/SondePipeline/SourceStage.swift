@@ -117,6 +117,7 @@ final class SourceStage: @unchecked Sendable {
 
     private func send(frames: Int, first: Int, to work: AsyncBoundedQueue<WorkItem>) async -> Bool {
         var results: [ResultSlot<MeasuredFrames>] = []
+        results.reserveCapacity(channels.count)
         for (index, channel) in channels.enumerated() {
             let result = ResultSlot<MeasuredFrames>()
             results.append(result)
@@ -152,7 +153,7 @@ final class SourceStage: @unchecked Sendable {
     /// The records of `frameCount` frames, channels interleaved frame by frame. The
     /// per-channel values go back to the pool; `recycle(_:)` takes the batch's buffers
     /// once it is written.
-    func batch(firstFrame: Int, frameCount: Int, perChannel: consuming [MeasuredFrames]) -> RecordBatch {
+    func batch(firstFrame: Int, frameCount: Int, perChannel: inout [MeasuredFrames]) -> RecordBatch {
         let columns = configuration.columnCount
         let channelCount = perChannel.count
         var values = buffers.values.take()
@@ -172,7 +173,10 @@ final class SourceStage: @unchecked Sendable {
             }
             var measured = MeasuredFrames(values: [])
             swap(&measured, &perChannel[channel])
-            buffers.values.recycle(measured.values)
+            // Moved, not copied, so the pool holds the only reference.
+            let measuredValues = measured.values
+            measured.values = []
+            buffers.values.recycle(consume measuredValues)
             if encoder != nil {
                 bytes.append(measured.bytes)
                 ends.append(measured.ends)
@@ -189,9 +193,9 @@ final class SourceStage: @unchecked Sendable {
     /// Takes back a written batch's buffers for later jobs.
     func recycle(_ batch: consuming RecordBatch) {
         var batch = batch
-        var values: [Double] = []
-        swap(&values, &batch.values)
-        buffers.values.recycle(values)
+        let values = batch.values
+        batch.values = []
+        buffers.values.recycle(consume values)
         guard var encoded = batch.encoded else { return }
         batch.encoded = nil
         while let bytes = encoded.bytes.popLast() { buffers.bytes.recycle(bytes) }
