@@ -193,7 +193,11 @@ extension FrameKernels {
         let ln2High = Lanes(repeating: 0.693_147_180_369_123_816_49)  // ln 2, top 32 bits
         let ln2Low = Lanes(repeating: 1.908_214_929_270_587_7e-10)  // the rest
         let bits = unsafeBitCast(v, to: SIMD4<UInt64>.self)
-        var exponent = Lanes(SIMD4<Int64>(truncatingIfNeeded: bits &>> 52) &- 1023)
+        // The biased exponent as a Double without an integer conversion (SSE2 has no packed
+        // Int64 → Double, so that was four scalar ones): placed in the mantissa of 2^52,
+        // then 2^52 and the bias taken off, exactly.
+        let biased = unsafeBitCast((bits &>> 52) | 0x4330_0000_0000_0000, to: Lanes.self)
+        var exponent = biased - (4_503_599_627_370_496.0 + 1023)
         // The mantissa with the exponent of 1: m in [1, 2).
         var m = unsafeBitCast((bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000, to: Lanes.self)
         // Move m into [√½, √2): halve it and count one more power of two.
