@@ -12,8 +12,19 @@ deps:
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+# On a CPU with AVX2 and FMA (x86-64 from about 2015 on, as this machine), `make build`
+# compiles for it: the SIMD4<Double> kernels become single 256-bit instructions, measured
+# +12% end to end (`sonde bench --versus-fft`, 1.11-1.17e8 -> 1.25-1.31e8 samples/s), with
+# byte-identical output (Swift never fuses a multiply and an add on its own). A plain
+# `swift build -c release`, and every other CPU, get the portable x86-64 baseline.
+# SONDE_PORTABLE=1 make build forces the baseline.
+CPU_HAS_AVX2 := $(shell for f in avx2 fma bmi2 movbe f16c; do grep -qw $$f /proc/cpuinfo 2>/dev/null || exit 0; done; echo yes)
+ifeq ($(CPU_HAS_AVX2)$(SONDE_PORTABLE),yes)
+RELEASE_FLAGS := -Xswiftc -target-cpu -Xswiftc haswell
+endif
+
 build: deps
-	swift build -c release
+	swift build -c release $(RELEASE_FLAGS)
 
 demo: build
 	$(SONDE) process sample-data/pump-vibration.csv --filter highpass:10 --bands 0-500,500-2000 \

@@ -36,14 +36,16 @@ final class ArrayPool<Element: Sendable>: Sendable {
 /// The pools of one input's jobs: samples go out to the workers, values and encoded
 /// records come back to the exporter, and all return here once written.
 final class JobBuffers: Sendable {
-    let samples: ArrayPool<Double>
+    let samples: SampleBlockPool
     let values: ArrayPool<Double>
     let bytes: ArrayPool<UInt8>
     let ends: ArrayPool<Int>
 
-    /// - Parameter jobsInFlight: jobs the queues can hold at once, per channel.
-    init(jobsInFlight: Int) {
-        samples = ArrayPool(limit: jobsInFlight)
+    /// - Parameters:
+    ///   - jobsInFlight: jobs the queues can hold at once, per channel.
+    ///   - blockCapacity: samples per channel block (`ChannelProcessor.blockCapacity`).
+    init(jobsInFlight: Int, blockCapacity: Int) {
+        samples = SampleBlockPool(blockCapacity: blockCapacity, limit: jobsInFlight)
         values = ArrayPool(limit: jobsInFlight)
         bytes = ArrayPool(limit: jobsInFlight)
         ends = ArrayPool(limit: jobsInFlight)

@@ -202,21 +202,18 @@ public final class PipelineGraph: Sendable {
         var values = item.buffers.values.take()
         values.append(contentsOf: repeatElement(0, count: item.frameCount * columns))
         let started = MonotonicClock.now()
-        item.samples.withUnsafeBufferPointer { samples in
-            values.withUnsafeMutableBufferPointer { values in
-                for frame in 0..<item.frameCount {
-                    let start = frame * item.hop
-                    extractor.extract(
-                        UnsafeBufferPointer(rebasing: samples[start..<(start + length)]),
-                        into: UnsafeMutableBufferPointer(rebasing: values[(frame * columns)..<((frame + 1) * columns)])
-                    )
-                }
+        let samples = item.samples.samples
+        values.withUnsafeMutableBufferPointer { values in
+            for frame in 0..<item.frameCount {
+                let start = frame * item.hop
+                extractor.extract(
+                    UnsafeBufferPointer(rebasing: samples[start..<(start + length)]),
+                    into: UnsafeMutableBufferPointer(rebasing: values[(frame * columns)..<((frame + 1) * columns)])
+                )
             }
         }
         times.add(.measure, MonotonicClock.now() &- started)
-        let samples = item.samples
-        item.samples = []
-        item.buffers.samples.recycle(consume samples)
+        item.buffers.samples.recycle(item.samples)
         var measured = MeasuredFrames(values: consume values)
         if let encoder = item.encoder {
             let encodeStarted = MonotonicClock.now()
@@ -302,7 +299,8 @@ private final class GraphFailure: Sendable {
 
 /// One channel's frames for a worker to measure.
 struct WorkItem: Sendable {
-    var samples: [Double]
+    /// The job's frames: its first `(frameCount - 1) * hop + frameLength` samples.
+    var samples: SampleBlock
     /// Where `samples` goes back to, and the worker's values and bytes come from.
     var buffers: JobBuffers
     var frameCount: Int

@@ -49,17 +49,20 @@ final class SourceStage: @unchecked Sendable {
         cutBlock = .allocate(capacity: readFrames * channelCount)
         hop = settings.hop
         framesPerJob = options.framesPerJob
-        channels = (0..<channelCount).map { _ in
-            ChannelProcessor(
-                filter: FilterChain(designs), extractor: nil, frameLength: settings.frameLength, hop: settings.hop,
-                maximumBlock: readFrames, framesHeld: options.framesPerJob
-            )
-        }
         // Enough tickets in flight to keep every worker busy, few enough to bound memory.
         tickets = AsyncBoundedQueue(capacity: 4 * options.jobs + 4)
         // Jobs in flight per channel: the work queue (4J), the tickets (4J + 4), one being
         // measured per worker, and one each at the framer and the exporter.
-        buffers = JobBuffers(jobsInFlight: 9 * options.jobs + 6)
+        let blockCapacity = ChannelProcessor.blockCapacity(
+            frameLength: settings.frameLength, hop: settings.hop, maximumBlock: readFrames, framesHeld: options.framesPerJob)
+        let buffers = JobBuffers(jobsInFlight: (9 * options.jobs + 6) * channelCount, blockCapacity: blockCapacity)
+        self.buffers = buffers
+        channels = (0..<channelCount).map { _ in
+            ChannelProcessor(
+                filter: FilterChain(designs), extractor: nil, frameLength: settings.frameLength, hop: settings.hop,
+                maximumBlock: readFrames, framesHeld: options.framesPerJob, pool: buffers.samples
+            )
+        }
         io = BlockingIO(label: "sonde.read.\(name)")
     }
 
@@ -121,13 +124,10 @@ final class SourceStage: @unchecked Sendable {
         for (index, channel) in channels.enumerated() {
             let result = ResultSlot<MeasuredFrames>()
             results.append(result)
-            var samples = buffers.samples.take()
-            channel.copyFrames(frames, into: &samples)
             let item = WorkItem(
-                samples: samples, buffers: buffers, frameCount: frames, hop: hop, configuration: configuration, result: result,
+                samples: channel.takeFrames(frames), buffers: buffers, frameCount: frames, hop: hop, configuration: configuration, result: result,
                 encoder: encoder, fileName: name, channelName: format.channelNames[index], firstFrame: first, clock: clock
             )
-            channel.discardFrames(frames)
             guard await work.send(item) else { return false }
         }
         framesCut.add(frames, ordering: .relaxed)
