@@ -95,11 +95,12 @@ extension FrameKernels {
     }
 
     /// From FFTW's `bins` interleaved complex values: |X|², |X| and the one-sided PSD P
-    /// per bin, and every sum the spectral features share, in one pass.
+    /// per bin, and every sum the spectral features share.
     ///
-    /// Why one pass: as separate loops (squares, roots and P; logarithms; sums; peak search)
-    /// the spectrum was read and written five times per frame, and the scalar loops among
-    /// them did not vectorise. `bins` is N/2 + 1 with N a power of two of at least 16: the
+    /// Why so few passes: as separate loops (squares, roots and P; logarithms; sums; peak
+    /// search) the spectrum was read and written five times per frame, and the scalar loops
+    /// among them did not vectorise. Now one pass does everything but the logarithms, and a
+    /// second one those. `bins` is N/2 + 1 with N a power of two of at least 16: the
     /// N/2 bins below Nyquist are whole blocks of four, and Nyquist is done on its own.
     /// - Parameter powerScale: `1 / (fs·Σw²)`; P is twice that times |X|² except at DC and Nyquist.
     static func spectrum(
@@ -137,15 +138,23 @@ extension FrameKernels {
             let better = candidate .> best
             best.replace(with: candidate, where: better)
             bestBin.replace(with: binIndex, where: better)
-            let l = logarithm(s2)
             sumS += s
             sumKS += bin * s
             sumE += s2
             sumQ += s2.replacing(with: floor, where: s2 .< floor)
-            sumLogQ += l.replacing(with: logFloor, where: l .< logFloor)
-            sumEL += (s2 * l).replacing(with: zero, where: s2 .<= zero)
             bin += four
             binIndex &+= 4
+            k += 4
+        }
+        // The logarithms in a loop of their own over |X|² (still in L1): inside the loop
+        // above, register pressure made the compiler split the polynomial into scalar
+        // operations (perf annotate).
+        k = 0
+        while k < nyquist {
+            let s2 = load(squared, k)
+            let l = logarithm(s2)
+            sumLogQ += l.replacing(with: logFloor, where: l .< logFloor)
+            sumEL += (s2 * l).replacing(with: zero, where: s2 .<= zero)
             k += 4
         }
         // DC and Nyquist are not doubled in a one-sided spectrum.
@@ -205,18 +214,19 @@ extension FrameKernels {
         m.replace(with: m * 0.5, where: high)
         exponent.replace(with: exponent + 1, where: high)
         let s = (m - one) / (m + one)
-        // Σ s²ⁱ/(2i+1) for i = 0...8, by Estrin's scheme: Horner's eight dependent
-        // multiply-adds per block were the kernel's critical path (perf), this is four deep.
+        // Σ s²ⁱ/(2i+1) for i = 0...8 by Horner's rule. Successive blocks are independent, so
+        // the processor overlaps their chains. (Estrin's scheme, tried, was compiled into
+        // part-scalar code: perf annotate showed vmulsd/vaddsd on the upper lanes.)
         let z = s * s
-        let z2 = z * z
-        let z4 = z2 * z2
-        let p01 = one + z * (1.0 / 3)
-        let p23 = 1.0 / 5 + z * (1.0 / 7)
-        let p45 = 1.0 / 9 + z * (1.0 / 11)
-        let p67 = 1.0 / 13 + z * (1.0 / 15)
-        let p03 = p01 + z2 * p23
-        let p47 = p45 + z2 * p67
-        let series = (p03 + z4 * p47) + (z4 * z4) * (1.0 / 17)
+        var series = Lanes(repeating: 1.0 / 17)
+        series = series * z + Lanes(repeating: 1.0 / 15)
+        series = series * z + Lanes(repeating: 1.0 / 13)
+        series = series * z + Lanes(repeating: 1.0 / 11)
+        series = series * z + Lanes(repeating: 1.0 / 9)
+        series = series * z + Lanes(repeating: 1.0 / 7)
+        series = series * z + Lanes(repeating: 1.0 / 5)
+        series = series * z + Lanes(repeating: 1.0 / 3)
+        series = series * z + one
         let logM = 2 * s * series
         return exponent * ln2High + (logM + exponent * ln2Low)
     }
