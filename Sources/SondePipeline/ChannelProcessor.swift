@@ -45,26 +45,33 @@ final class ChannelProcessor {
         historyCount += samples.count
     }
 
-    /// `append` for two channels of the same block at once: their filters run side by side
-    /// in one pass (`FilterChain.process(_:_:_:_:)`), for about the cost of one.
+    /// `append` for two adjacent channels of the same block at once: their filters run side
+    /// by side in one pass that reads the block directly (`FilterChain.process(_:_:
+    /// interleaved:...)`), for about the cost of one channel and no separate de-interleaving.
     static func append(
-        _ first: ChannelProcessor, channel: Int, _ second: ChannelProcessor, channel secondChannel: Int,
+        _ first: ChannelProcessor, _ second: ChannelProcessor, channel: Int,
         interleaved block: UnsafeBufferPointer<Double>, channelCount: Int
     ) {
-        let a = first.gather(interleaved: block, channel: channel, channelCount: channelCount)
-        let b = second.gather(interleaved: block, channel: secondChannel, channelCount: channelCount)
-        FilterChain.process(&first.filter, a, &second.filter, b)
-        first.historyCount += a.count
-        second.historyCount += b.count
+        let frames = block.count / channelCount
+        guard frames > 0, let base = block.baseAddress else { return }
+        let a = first.reserve(frames)
+        let b = second.reserve(frames)
+        FilterChain.process(&first.filter, &second.filter, interleaved: base + channel, stride: channelCount, into: a, b)
+        first.historyCount += frames
+        second.historyCount += frames
+    }
+
+    /// The next `frames` free samples of the history.
+    private func reserve(_ frames: Int) -> UnsafeMutableBufferPointer<Double> {
+        precondition(historyCount + frames <= history.samples.count, "block larger than the processor was sized for")
+        return UnsafeMutableBufferPointer(rebasing: history.samples[historyCount..<(historyCount + frames)])
     }
 
     /// Copies this channel's samples out of an interleaved block after the history, unfiltered.
     private func gather(interleaved block: UnsafeBufferPointer<Double>, channel: Int, channelCount: Int) -> UnsafeMutableBufferPointer<Double> {
-        let frames = block.count / channelCount
-        precondition(historyCount + frames <= history.samples.count, "block larger than the processor was sized for")
-        let destination = UnsafeMutableBufferPointer(rebasing: history.samples[historyCount..<(historyCount + frames)])
+        let destination = reserve(block.count / channelCount)
         var source = channel
-        for i in 0..<frames {
+        for i in 0..<destination.count {
             destination[i] = block[source]
             source += channelCount
         }

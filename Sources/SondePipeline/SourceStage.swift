@@ -224,7 +224,7 @@ private struct ChannelAppend: @unchecked Sendable {
         let count = channels.count
         times.time(.filter) {
             if first + 1 < count {
-                ChannelProcessor.append(channels[first], channel: first, channels[first + 1], channel: first + 1, interleaved: block, channelCount: count)
+                ChannelProcessor.append(channels[first], channels[first + 1], channel: first, interleaved: block, channelCount: count)
             } else {
                 channels[first].append(interleaved: block, channel: first, channelCount: count)
             }

@@ -113,6 +113,42 @@ struct FilterProcessingTests {
         #expect(tail == tailExpected)
     }
 
+    /// Two adjacent channels filtered straight out of an interleaved block (3 channels, the
+    /// middle and last skipped or used) equal each channel de-interleaved and filtered alone,
+    /// with any chunking; without stages the call only de-interleaves.
+    @Test(arguments: chunkingSpecs + [[]])
+    func interleavedPairEqualsEachChannelAlone(_ specs: [String]) throws {
+        let designs = try specs.map { try FilterSpec(parsing: $0).design(sampleRate: 44100) }
+        let frames = 3000, channels = 3
+        let block = noise(count: frames * channels, seed: 31)
+        var expected0 = (0..<frames).map { block[$0 * channels] }
+        var expected1 = (0..<frames).map { block[$0 * channels + 1] * 1 }
+        var alone0 = FilterChain(designs), alone1 = FilterChain(designs)
+        alone0.process(&expected0)
+        alone1.process(&expected1)
+
+        var generator = SplitMix64(seed: 8)
+        var chain0 = FilterChain(designs), chain1 = FilterChain(designs)
+        var out0 = [Double](repeating: .nan, count: frames), out1 = out0
+        block.withUnsafeBufferPointer { block in
+            out0.withUnsafeMutableBufferPointer { out0 in
+                out1.withUnsafeMutableBufferPointer { out1 in
+                    var start = 0
+                    while start < frames {
+                        let end = min(start + Int.random(in: 0...500, using: &generator), frames)
+                        FilterChain.process(
+                            &chain0, &chain1, interleaved: block.baseAddress! + start * channels, stride: channels,
+                            into: UnsafeMutableBufferPointer(rebasing: out0[start..<end]),
+                            UnsafeMutableBufferPointer(rebasing: out1[start..<end]))
+                        start = end
+                    }
+                }
+            }
+        }
+        #expect(out0 == expected0)
+        #expect(out1 == expected1)
+    }
+
     @Test func sampleBySampleEqualsOneCall() throws {
         let design = try Butterworth.bandstop(order: 3, low: 1000, high: 2000, sampleRate: 8000)
         let signal = noise(count: 1000, seed: 3)

@@ -70,6 +70,30 @@ public struct FilterChain: Sendable {
         second.cascade = b
     }
 
+    /// Filters two adjacent channels of an interleaved block into two outputs, each
+    /// continuing from its own previous call (see `SOSFilter.process(_:_:interleaved:...)`);
+    /// without stages, this only de-interleaves.
+    /// - Precondition: the same stages, `stride >= 2`, outputs of equal length.
+    public static func process(
+        _ first: inout FilterChain, _ second: inout FilterChain, interleaved: UnsafePointer<Double>, stride: Int,
+        into firstOutput: UnsafeMutableBufferPointer<Double>, _ secondOutput: UnsafeMutableBufferPointer<Double>
+    ) {
+        guard var a = first.cascade, var b = second.cascade else {
+            precondition(first.cascade == nil && second.cascade == nil, "FilterChain.process: channels with different stages")
+            precondition(firstOutput.count == secondOutput.count, "FilterChain.process: outputs of different lengths")
+            for n in 0..<firstOutput.count {
+                firstOutput[n] = interleaved[n * stride]
+                secondOutput[n] = interleaved[n * stride + 1]
+            }
+            return
+        }
+        first.cascade = nil
+        second.cascade = nil
+        SOSFilter.process(&a, &b, interleaved: interleaved, stride: stride, into: firstOutput, secondOutput)
+        first.cascade = a
+        second.cascade = b
+    }
+
     /// Filters `samples` in place; a convenience for arrays.
     public mutating func process(_ samples: inout [Double]) {
         cascade?.process(&samples)

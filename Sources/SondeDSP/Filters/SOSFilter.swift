@@ -75,8 +75,37 @@ public struct SOSFilter: Sendable {
         _ second: inout SOSFilter, _ secondSamples: UnsafeMutableBufferPointer<Double>
     ) {
         precondition(firstSamples.count == secondSamples.count, "SOSFilter.process: channels of different lengths")
-        precondition(first.taps == second.taps, "SOSFilter.process: channels with different designs")
         guard let a = firstSamples.baseAddress, let b = secondSamples.baseAddress, !firstSamples.isEmpty else { return }
+        process(&first, &second, input: SeparateLanes(first: a, second: b), first: a, second: b, count: firstSamples.count)
+    }
+
+    /// Filters two adjacent channels of an interleaved block into `firstOutput` and
+    /// `secondOutput`, each continuing from its own previous call: the same doubles as
+    /// de-interleaving them and calling `process(_:_:_:_:)`, without the separate pass
+    /// that copies them out (the first section reads both lanes with one load).
+    /// - Parameters:
+    ///   - interleaved: the first channel's first sample; the second channel's follows it.
+    ///   - stride: samples from one frame to the next (the block's channel count, at least 2).
+    /// - Precondition: equal designs, outputs of equal length (the frames to filter).
+    public static func process(
+        _ first: inout SOSFilter, _ second: inout SOSFilter, interleaved: UnsafePointer<Double>, stride: Int,
+        into firstOutput: UnsafeMutableBufferPointer<Double>, _ secondOutput: UnsafeMutableBufferPointer<Double>
+    ) {
+        precondition(stride >= 2 && firstOutput.count == secondOutput.count, "SOSFilter.process: bad interleaved layout")
+        guard let a = firstOutput.baseAddress, let b = secondOutput.baseAddress, !firstOutput.isEmpty else { return }
+        process(&first, &second, input: InterleavedLanes(base: interleaved, stride: stride), first: a, second: b, count: firstOutput.count)
+    }
+
+    /// The section passes of the two-channel forms: the first reads `input`, later ones
+    /// work in place on the two outputs. Inlined into both callers so that `input` is a
+    /// concrete type: unspecialised, every sample went through witness tables and copies
+    /// (perf: the filter took twice as long, and memmove a sixth of the run).
+    @inline(__always)
+    private static func process(
+        _ first: inout SOSFilter, _ second: inout SOSFilter, input: some LanePairSource,
+        first a: UnsafeMutablePointer<Double>, second b: UnsafeMutablePointer<Double>, count: Int
+    ) {
+        precondition(first.taps == second.taps, "SOSFilter.process: channels with different designs")
         let sectionCount = first.sections.sectionCount
         // Lane 0 is `first`, lane 1 `second`; state is copied in and out around the loops
         // (on the stack: designs have at most a few dozen sections).
@@ -86,13 +115,22 @@ public struct SOSFilter: Sendable {
             }
             first.taps.withUnsafeBufferPointer { taps in
                 guard let taps = taps.baseAddress, let state = state.baseAddress else { return }
+                let inPlace = SeparateLanes(first: a, second: b)
                 var section = 0
                 while section + 1 < sectionCount {
-                    runSectionPair(taps: taps + 5 * section, state: state + 2 * section, first: a, second: b, count: firstSamples.count)
+                    if section == 0 {
+                        runSectionPair(taps: taps, state: state, input: input, first: a, second: b, count: count)
+                    } else {
+                        runSectionPair(taps: taps + 5 * section, state: state + 2 * section, input: inPlace, first: a, second: b, count: count)
+                    }
                     section += 2
                 }
                 if section < sectionCount {
-                    runSection(taps: taps + 5 * section, state: state + 2 * section, first: a, second: b, count: firstSamples.count)
+                    if section == 0 {
+                        runSection(taps: taps, state: state, input: input, first: a, second: b, count: count)
+                    } else {
+                        runSection(taps: taps + 5 * section, state: state + 2 * section, input: inPlace, first: a, second: b, count: count)
+                    }
                 }
             }
             for index in 0..<(2 * sectionCount) {
@@ -196,7 +234,7 @@ public struct SOSFilter: Sendable {
     /// `runSection` on two channels at once, one per lane.
     @inline(__always)
     private static func runSection(
-        taps: UnsafePointer<Double>, state: UnsafeMutablePointer<SIMD2<Double>>,
+        taps: UnsafePointer<Double>, state: UnsafeMutablePointer<SIMD2<Double>>, input: some LanePairSource,
         first: UnsafeMutablePointer<Double>, second: UnsafeMutablePointer<Double>, count: Int
     ) {
         let b0 = SIMD2(repeating: taps[0]), b1 = SIMD2(repeating: taps[1]), b2 = SIMD2(repeating: taps[2])
@@ -204,7 +242,7 @@ public struct SOSFilter: Sendable {
         var z0 = state[0]
         var z1 = state[1]
         for n in 0..<count {
-            let x = SIMD2(first[n], second[n])
+            let x = input[n]
             let y = b0 * x + z0
             z0 = b1 * x - a1 * y + z1
             z1 = b2 * x - a2 * y
@@ -218,7 +256,7 @@ public struct SOSFilter: Sendable {
     /// `runSectionPair` on two channels at once, one per lane.
     @inline(__always)
     private static func runSectionPair(
-        taps: UnsafePointer<Double>, state: UnsafeMutablePointer<SIMD2<Double>>,
+        taps: UnsafePointer<Double>, state: UnsafeMutablePointer<SIMD2<Double>>, input: some LanePairSource,
         first: UnsafeMutablePointer<Double>, second: UnsafeMutablePointer<Double>, count: Int
     ) {
         let b0 = SIMD2(repeating: taps[0]), b1 = SIMD2(repeating: taps[1]), b2 = SIMD2(repeating: taps[2])
@@ -230,7 +268,7 @@ public struct SOSFilter: Sendable {
         var w0 = state[2]
         var w1 = state[3]
         for n in 0..<count {
-            let x = SIMD2(first[n], second[n])
+            let x = input[n]
             let y = b0 * x + z0
             z0 = b1 * x - a1 * y + z1
             z1 = b2 * x - a2 * y
@@ -245,4 +283,32 @@ public struct SOSFilter: Sendable {
         state[2] = w0
         state[3] = w1
     }
+}
+
+/// Where the first section of a two-channel pass reads its samples, one `SIMD2` per instant.
+private protocol LanePairSource {
+    subscript(_ n: Int) -> SIMD2<Double> { get }
+}
+
+/// Two de-interleaved channels (and every in-place pass after the first).
+private struct SeparateLanes: LanePairSource {
+    let first: UnsafePointer<Double>
+    let second: UnsafePointer<Double>
+
+    init(first: UnsafeMutablePointer<Double>, second: UnsafeMutablePointer<Double>) {
+        self.first = UnsafePointer(first)
+        self.second = UnsafePointer(second)
+    }
+
+    @inline(__always)
+    subscript(_ n: Int) -> SIMD2<Double> { SIMD2(first[n], second[n]) }
+}
+
+/// Two adjacent channels of an interleaved block: one unaligned 16-byte load per instant.
+private struct InterleavedLanes: LanePairSource {
+    let base: UnsafePointer<Double>
+    let stride: Int
+
+    @inline(__always)
+    subscript(_ n: Int) -> SIMD2<Double> { UnsafeRawPointer(base + n * stride).loadUnaligned(as: SIMD2<Double>.self) }
 }
