@@ -147,7 +147,9 @@ public final class RingBuffer: @unchecked Sendable {
     }
 
     /// Calls `body` with the readable samples as at most two contiguous regions (the second
-    /// is empty unless the data wraps), without copying; consumes nothing.
+    /// is empty unless the data wraps), without copying; consumes nothing. The regions stay
+    /// valid, and unchanged, until the consumer `consume`s them: the producer writes only
+    /// into free slots.
     public func withReadableRegions<R>(
         _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) throws -> R
     ) rethrows -> R {
