@@ -32,7 +32,7 @@ public final class PipelineGraph: Sendable {
         public var encoder: (any RecordEncoder)?
 
         public init(
-            jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 16_384,
+            jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 65_536,
             encoder: (any RecordEncoder)? = nil
         ) {
             self.encoder = encoder
