@@ -3,10 +3,10 @@ import Synchronization
 /// Arrays handed back after use and handed out again, so a running pipeline stops calling
 /// the allocator once it has as many buffers as it keeps in flight.
 ///
-/// Why: every job carries its frames' samples, values and encoded bytes (half a megabyte
-/// of samples for 128 frames of 1024). Fresh arrays per job meant malloc, and for the large
-/// ones mmap, page faults and munmap, again and again (perf: page faults and clearing were
-/// a tenth of a run's kernel time).
+/// Why: every job carries its frames' values and encoded records (tens of kilobytes for
+/// 128 frames), and the exporter interleaves them into a batch. Fresh arrays per job meant
+/// malloc and page faults again and again, and growing byte arrays meant copies (perf:
+/// page faults and clearing pages were a tenth of a run's kernel time, with the samples).
 final class ArrayPool<Element: Sendable>: Sendable {
     private let arrays = Mutex<[[Element]]>([])
     /// Arrays kept at most; more are freed. The queues bound what is in flight, so a pool
@@ -42,7 +42,7 @@ final class JobBuffers: Sendable {
     let ends: ArrayPool<Int>
 
     /// - Parameters:
-    ///   - jobsInFlight: jobs the queues can hold at once, per channel.
+    ///   - jobsInFlight: buffers of each kind the queues can hold at once, all channels.
     ///   - blockCapacity: samples per channel block (`ChannelProcessor.blockCapacity`).
     init(jobsInFlight: Int, blockCapacity: Int) {
         samples = SampleBlockPool(blockCapacity: blockCapacity, limit: jobsInFlight)
