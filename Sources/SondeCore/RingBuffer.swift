@@ -11,8 +11,11 @@ import Synchronization
 /// parks a continuation that the other side resumes once there is room (or data). The
 /// lock is taken only by a side that has to wait and by the side that wakes it.
 ///
-/// Parked continuations are `UnsafeContinuation`s: a checked one allocates per suspension,
-/// and a waiting side is parked and resumed once per wait (the stress tests cover it).
+/// Parked continuations stay `CheckedContinuation`s, unlike the pipeline's queues: the ring's
+/// stress tests run under ThreadSanitizer, which cannot see `Mutex`'s futex and, with
+/// unsafe continuations, reported the waiter bookkeeping inside the lock as racing (a
+/// false positive). A side waits only when the ring is full or empty, once per block, so
+/// the checked continuation's one allocation per wait is a small cost.
 public final class RingBuffer: @unchecked Sendable {
     // @unchecked: `storage` is shared, but the SPSC protocol gives each slot to exactly one
     // side at a time; ownership changes hands only through the acquire/release positions.
@@ -31,8 +34,8 @@ public final class RingBuffer: @unchecked Sendable {
     private let waiters = Mutex<Waiters>(Waiters())
 
     private struct Waiters {
-        var producer: (continuation: UnsafeContinuation<Void, Never>, needed: Int)?
-        var consumer: (continuation: UnsafeContinuation<Void, Never>, needed: Int)?
+        var producer: (continuation: CheckedContinuation<Void, Never>, needed: Int)?
+        var consumer: (continuation: CheckedContinuation<Void, Never>, needed: Int)?
     }
 
     /// - Parameter capacity: samples the ring holds; rounded up to a power of two (at least 2).
@@ -185,7 +188,7 @@ public final class RingBuffer: @unchecked Sendable {
 
     private func park(producer: Bool, needed: Int) async {
         if isSatisfied(producer: producer, needed: needed) { return }
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumeNow = waiters.withLock { waiters -> Bool in
                 if producer {
                     waiters.producer = (continuation, needed)
@@ -208,8 +211,8 @@ public final class RingBuffer: @unchecked Sendable {
     /// Resumes the other side's parked continuation if its condition now holds.
     private func wakeWaiter(consumerSide: Bool, force: Bool = false) {
         guard hasWaiter.load(ordering: .sequentiallyConsistent) else { return }
-        let continuation = waiters.withLock { waiters -> UnsafeContinuation<Void, Never>? in
-            var taken: UnsafeContinuation<Void, Never>?
+        let continuation = waiters.withLock { waiters -> CheckedContinuation<Void, Never>? in
+            var taken: CheckedContinuation<Void, Never>?
             if consumerSide, let waiter = waiters.consumer, force || isSatisfied(producer: false, needed: waiter.needed) {
                 taken = waiter.continuation
                 waiters.consumer = nil

@@ -40,6 +40,10 @@ final class JobBuffers: Sendable {
     let values: ArrayPool<Double>
     let bytes: ArrayPool<UInt8>
     let ends: ArrayPool<Int>
+    /// The per-channel lists of a batch and of a ticket.
+    let byteLists: ArrayPool<[UInt8]>
+    let endLists: ArrayPool<[Int]>
+    let results: ArrayPool<ResultSlot<MeasuredFrames>>
 
     /// - Parameters:
     ///   - jobsInFlight: buffers of each kind the queues can hold at once, all channels.
@@ -49,5 +53,8 @@ final class JobBuffers: Sendable {
         values = ArrayPool(limit: jobsInFlight)
         bytes = ArrayPool(limit: jobsInFlight)
         ends = ArrayPool(limit: jobsInFlight)
+        byteLists = ArrayPool(limit: jobsInFlight)
+        endLists = ArrayPool(limit: jobsInFlight)
+        results = ArrayPool(limit: jobsInFlight)
     }
 }

@@ -230,20 +230,26 @@ public final class PipelineGraph: Sendable {
         _ stages: [SourceStage], io: BlockingIO, times: StageTimes, emit: @escaping @Sendable (RecordBatch) throws -> Void
     ) async throws -> Int {
         var records = 0
+        // Reused from batch to batch, like everything else a job needs.
+        var perChannel: [MeasuredFrames] = []
+        let handOver = BatchHandOver()
         for stage in stages {
-            while let ticket = await stage.tickets.next() {
-                var perChannel: [MeasuredFrames] = []
-                perChannel.reserveCapacity(ticket.results.count)
+            while var ticket = await stage.tickets.next() {
+                perChannel.removeAll(keepingCapacity: true)
                 for result in ticket.results {
                     guard let values = await result.value() else { return records }
                     perChannel.append(values)
                 }
+                let results = ticket.results
+                ticket.results = []
+                stage.recycle(consume results)
                 let batch = stage.batch(firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: &perChannel)
                 records += batch.recordCount
                 // Handed over in a box the I/O closure empties: the batch it writes and then
                 // recycles is then the only reference to its buffers (a captured copy would
-                // keep them shared, and the pool would have to copy them).
-                let handOver = BatchHandOver(batch)
+                // keep them shared, and the pool would have to copy them). The previous
+                // closure has returned by now, so one box serves every batch.
+                handOver.put(batch)
                 try await io.run {
                     guard let batch = handOver.take() else { return }
                     try times.time(.export) { try emit(batch) }
@@ -255,13 +261,13 @@ public final class PipelineGraph: Sendable {
     }
 }
 
-/// Moves one batch from the exporter's task to the I/O thread.
+/// Moves batches from the exporter's task to the I/O thread, one at a time.
 private final class BatchHandOver: @unchecked Sendable {
-    // @unchecked: written once before the hand-over, taken once on the I/O thread; the
-    // dispatch to that thread orders the two.
+    // @unchecked: put before each hand-over and taken once on the I/O thread; the dispatch
+    // to that thread and the exporter's await of it order every access.
     private var batch: RecordBatch?
 
-    init(_ batch: consuming RecordBatch) {
+    func put(_ batch: consuming RecordBatch) {
         self.batch = batch
     }
 

@@ -126,7 +126,7 @@ final class SourceStage: @unchecked Sendable {
     }
 
     private func send(frames: Int, first: Int, to work: AsyncBoundedQueue<WorkItem>) async -> Bool {
-        var results: [ResultSlot<MeasuredFrames>] = []
+        var results = buffers.results.take()
         results.reserveCapacity(channels.count)
         for (index, channel) in channels.enumerated() {
             let result = ResultSlot<MeasuredFrames>()
@@ -177,8 +177,8 @@ final class SourceStage: @unchecked Sendable {
         let channelCount = perChannel.count
         var values = buffers.values.take()
         values.append(contentsOf: repeatElement(0, count: frameCount * channelCount * columns))
-        var bytes: [[UInt8]] = []
-        var ends: [[Int]] = []
+        var bytes = buffers.byteLists.take()
+        var ends = buffers.endLists.take()
         if encoder != nil {
             bytes.reserveCapacity(channelCount)
             ends.reserveCapacity(channelCount)
@@ -219,6 +219,16 @@ final class SourceStage: @unchecked Sendable {
         batch.encoded = nil
         while let bytes = encoded.bytes.popLast() { buffers.bytes.recycle(bytes) }
         while let ends = encoded.ends.popLast() { buffers.ends.recycle(ends) }
+        let byteList = encoded.bytes, endList = encoded.ends
+        encoded.bytes = []
+        encoded.ends = []
+        buffers.byteLists.recycle(consume byteList)
+        buffers.endLists.recycle(consume endList)
+    }
+
+    /// Takes back a ticket's list of result slots once the exporter has read them.
+    func recycle(_ results: consuming [ResultSlot<MeasuredFrames>]) {
+        buffers.results.recycle(results)
     }
 
     func cancel() {
