@@ -5,8 +5,9 @@ import Foundation
 /// Why by hand: without fast-math the compiler may not reorder floating-point sums, so a
 /// plain `for` loop runs one dependent add per sample. Four independent lanes summed at
 /// the end change the rounding order only (results stay within ~1e-15 relative, far
-/// inside FEATURES.md's tolerances) and are deterministic. Every `count` here is a
-/// multiple of 4: frame lengths are powers of two of at least 16.
+/// inside FEATURES.md's tolerances) and are deterministic. Frame lengths are powers of two
+/// of at least 16, so the frame loops need no tail; the spectrum (N/2 + 1 bins) and the
+/// range sums handle their own.
 enum FrameKernels {
     typealias Lanes = SIMD4<Double>
 
