@@ -51,25 +51,6 @@ public struct FilterChain: Sendable {
         }
     }
 
-    /// Filters two channels in place, each continuing from its own previous call, in one
-    /// pass that costs about what one channel does (see `SOSFilter.process(_:_:_:_:)`).
-    /// - Precondition: equal counts and the same stages (every channel of a stream has them).
-    public static func process(
-        _ first: inout FilterChain, _ firstSamples: UnsafeMutableBufferPointer<Double>,
-        _ second: inout FilterChain, _ secondSamples: UnsafeMutableBufferPointer<Double>
-    ) {
-        guard var a = first.cascade, var b = second.cascade else {
-            precondition(first.cascade == nil && second.cascade == nil, "FilterChain.process: channels with different stages")
-            return
-        }
-        // Moved out and back so each cascade's state stays uniquely referenced (no copy).
-        first.cascade = nil
-        second.cascade = nil
-        SOSFilter.process(&a, firstSamples, &b, secondSamples)
-        first.cascade = a
-        second.cascade = b
-    }
-
     /// Filters two adjacent channels of an interleaved block into two outputs, each
     /// continuing from its own previous call (see `SOSFilter.process(_:_:interleaved:...)`);
     /// without stages, this only de-interleaves.
@@ -87,6 +68,7 @@ public struct FilterChain: Sendable {
             }
             return
         }
+        // Moved out and back so each cascade's state stays uniquely referenced (no copy).
         first.cascade = nil
         second.cascade = nil
         SOSFilter.process(&a, &b, interleaved: interleaved, stride: stride, into: firstOutput, secondOutput)

@@ -60,29 +60,17 @@ public struct SOSFilter: Sendable {
         samples.withUnsafeMutableBufferPointer { process($0) }
     }
 
-    /// Filters two channels in place, each continuing from its own previous call, in one
-    /// pass: `first` and `second` must run the same design (every channel of a stream
-    /// does). Allocates nothing.
+    /// Filters two adjacent channels of an interleaved block into `firstOutput` and
+    /// `secondOutput`, each continuing from its own previous call: the same doubles as
+    /// de-interleaving each channel and calling `process(_:)` on it, without the separate
+    /// pass that copies them out (the first section reads both lanes with one load).
+    /// `first` and `second` must run the same design (every channel of a stream does).
+    /// Allocates nothing.
     ///
     /// Why: a biquad is latency-bound (each sample waits for the previous one's state), so
     /// one channel leaves the core's vector lanes idle. Two channels side by side in the two
     /// lanes of a `SIMD2` cost the same time as one, and each lane performs exactly the
-    /// scalar operations in the same order, so each channel's output is bit for bit what
-    /// `process(_:)` gives.
-    /// - Precondition: equal counts and equal designs.
-    public static func process(
-        _ first: inout SOSFilter, _ firstSamples: UnsafeMutableBufferPointer<Double>,
-        _ second: inout SOSFilter, _ secondSamples: UnsafeMutableBufferPointer<Double>
-    ) {
-        precondition(firstSamples.count == secondSamples.count, "SOSFilter.process: channels of different lengths")
-        guard let a = firstSamples.baseAddress, let b = secondSamples.baseAddress, !firstSamples.isEmpty else { return }
-        process(&first, &second, input: SeparateLanes(first: a, second: b), first: a, second: b, count: firstSamples.count)
-    }
-
-    /// Filters two adjacent channels of an interleaved block into `firstOutput` and
-    /// `secondOutput`, each continuing from its own previous call: the same doubles as
-    /// de-interleaving them and calling `process(_:_:_:_:)`, without the separate pass
-    /// that copies them out (the first section reads both lanes with one load).
+    /// scalar operations in the same order, so the output is bit for bit the same.
     /// - Parameters:
     ///   - interleaved: the first channel's first sample; the second channel's follows it.
     ///   - stride: samples from one frame to the next (the block's channel count, at least 2).
@@ -96,7 +84,7 @@ public struct SOSFilter: Sendable {
         process(&first, &second, input: InterleavedLanes(base: interleaved, stride: stride), first: a, second: b, count: firstOutput.count)
     }
 
-    /// The section passes of the two-channel forms: the first reads `input`, later ones
+    /// The section passes of the two-channel form: the first reads `input`, later ones
     /// work in place on the two outputs. Inlined into both callers so that `input` is a
     /// concrete type: unspecialised, every sample went through witness tables and copies
     /// (perf: the filter took twice as long, and memmove a sixth of the run).
