@@ -96,6 +96,30 @@ public final class RingBuffer: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with the free slots as at most two contiguous regions (the second is
+    /// empty unless the free space wraps); publishes nothing. The producer fills them in
+    /// place and then `commit`s what it wrote: a reader that decodes straight into the ring
+    /// saves a copy of every sample (perf: 4.5% of a run was that copy).
+    public func withWritableRegions<R>(
+        _ body: (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) throws -> R
+    ) rethrows -> R {
+        let write = writePosition.load(ordering: .relaxed)
+        let count = capacity - (write &- readPosition.load(ordering: .acquiring))
+        let start = write & mask
+        let firstPart = Swift.min(count, capacity - start)
+        return try body(
+            UnsafeMutableBufferPointer(start: storage + start, count: firstPart),
+            UnsafeMutableBufferPointer(start: storage, count: count - firstPart)
+        )
+    }
+
+    /// Publishes the next `count` samples, written in place (see `withWritableRegions`).
+    public func commit(_ count: Int) {
+        precondition(count <= writableCount, "committed more than was writable")
+        writePosition.store(writePosition.load(ordering: .relaxed) &+ count, ordering: .sequentiallyConsistent)
+        wakeWaiter(consumerSide: true)
+    }
+
     /// Suspends until at least `count` samples (at most `capacity`) can be written.
     public func waitForSpace(_ count: Int) async {
         await park(producer: true, needed: Swift.min(count, capacity))

@@ -78,17 +78,31 @@ final class SourceStage: @unchecked Sendable {
         cutBlock.deallocate()
     }
 
-    /// Reader: blocking reads on the I/O thread, then into the ring (waiting when it is full).
+    /// Reader: blocking reads on the I/O thread, decoded straight into the ring's free
+    /// slots (waiting when it is full), then published. Only a frame that would straddle
+    /// the ring's wrap goes through `readBlock` and a copy.
     func read(stop: StopSignal, samplesRead: borrowing Atomic<Int>) async throws {
         defer { ring.close() }
         let channelCount = format.channelCount
+        let readSamples = Swift.min(readBlock.count, ring.capacity - ring.capacity % channelCount)
         while !stop.hasFired, !ring.isCancelled {
-            // A stop abandons a read that is still blocked (a quiet pipe or terminal).
-            guard let frames = try await io.run(until: stop, { [self] in try times.time(.read) { try source.read(into: readBlock) } }) else { break }
+            // Room for a whole read first: waiting for any room at all would make many small reads.
+            await ring.waitForSpace(readSamples)
+            if ring.isCancelled { break }
+            let free = ring.withWritableRegions { first, _ in first }
+            let inPlace = Swift.min(free.count, readSamples) / channelCount * channelCount
+            let target = ReadTarget(buffer: inPlace > 0 ? UnsafeMutableBufferPointer(rebasing: free[0..<inPlace]) : readBlock)
+            // A stop abandons a read that is still blocked (a quiet pipe or terminal). The
+            // closure keeps `self`, and with it the ring and `readBlock`, alive until it ends.
+            guard let frames = try await io.run(until: stop, { [self] in try times.time(.read) { try source.read(into: target.buffer) } }) else { break }
             if frames == 0 { break }
             samplesPerChannel.add(frames, ordering: .relaxed)
             samplesRead.add(frames * channelCount, ordering: .relaxed)
-            await ring.writeAll(UnsafeBufferPointer(rebasing: readBlock[0..<(frames * channelCount)]))
+            if inPlace > 0 {
+                ring.commit(frames * channelCount)
+            } else {
+                await ring.writeAll(UnsafeBufferPointer(rebasing: readBlock[0..<(frames * channelCount)]))
+            }
         }
     }
 
@@ -237,6 +251,13 @@ final class SourceStage: @unchecked Sendable {
             for result in ticket.results { result.abandon() }
         }
     }
+}
+
+/// Where a read decodes to, handed to the I/O thread.
+private struct ReadTarget: @unchecked Sendable {
+    // @unchecked: the slots belong to the reader until it commits them, and the reader
+    // awaits the read that fills them before it commits or reuses them.
+    let buffer: UnsafeMutableBufferPointer<Double>
 }
 
 /// One or two channels' share of a block, handed to a child task.

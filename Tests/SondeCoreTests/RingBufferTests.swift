@@ -35,6 +35,27 @@ import _SondeTestSupport
         #expect(ring.readableCount == 0)
     }
 
+    /// The producer's in-place path: free slots come as two regions split at the wrap,
+    /// nothing is readable until committed, and committed samples read back in order.
+    @Test func writableRegionsAreFilledInPlaceAndPublishedByCommit() {
+        let ring = RingBuffer(capacity: 8)
+        let data = (0..<6).map(Double.init)
+        #expect(data.withUnsafeBufferPointer { ring.write($0) } == 6)
+        ring.consume(5)
+        let sizes = ring.withWritableRegions { first, second in (first.count, second.count) }
+        #expect(sizes == (2, 5), "slots 6 and 7 before the wrap, then 0 to 4")
+        ring.withWritableRegions { first, second in
+            first[0] = 10
+            first[1] = 11
+            second[0] = 12
+        }
+        #expect(ring.readableCount == 1, "written in place but not committed yet")
+        ring.commit(3)
+        var out = [Double](repeating: -1, count: 8)
+        #expect(out.withUnsafeMutableBufferPointer { ring.read(into: $0) } == 4)
+        #expect(Array(out.prefix(4)) == [5, 10, 11, 12])
+    }
+
     @Test func emptyAndFullReturnZero() {
         let ring = RingBuffer(capacity: 4)
         var out = [Double](repeating: 0, count: 4)

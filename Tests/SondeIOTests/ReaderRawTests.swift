@@ -1,6 +1,7 @@
 import Foundation
 import SondeCore
 import Testing
+import _SondeTestSupport
 
 @testable import SondeIO
 
@@ -97,6 +98,34 @@ import Testing
         let error = ReaderTest.error { _ = try ReaderTest.readAll(source) }
         #expect(error?.code == .invalidInput)
         #expect(error?.message == "\(path): sample 3 (frame 1, channel ch1) is nan; expected a finite number")
+    }
+
+    /// The eight-wide path against the scalar definition: every bit pattern class (normal,
+    /// subnormal, ±0, extremes) widens exactly, and a NaN or infinity anywhere, in the
+    /// vector body or the tail, is noticed.
+    @Test func float32WideningMatchesTheScalarConversionAndFindsEveryNonFinite() {
+        var random = SplitMix64(seed: 32)
+        let count = 8 * 9 + 5
+        var bits = (0..<count).map { _ in UInt32(truncatingIfNeeded: random.next()) & 0x7F7F_FFFF | (random.next() & 1 == 0 ? 0 : 0x8000_0000) }
+        bits[3] = Float.leastNonzeroMagnitude.bitPattern
+        bits[4] = (-0.0 as Float).bitPattern
+        bits[5] = Float.greatestFiniteMagnitude.bitPattern
+        var widened = [Double](repeating: 0, count: count)
+        let finite = bits.withUnsafeBytes { raw in
+            widened.withUnsafeMutableBufferPointer { RawSampleSource.widen(from: raw.baseAddress!, into: $0.baseAddress!, count: count) }
+        }
+        #expect(finite)
+        #expect(widened.map(\.bitPattern) == bits.map { Double(Float(bitPattern: $0)).bitPattern })
+        for position in 0..<count {
+            for bad in [Float.nan, .infinity, -.infinity] {
+                var poisoned = bits
+                poisoned[position] = bad.bitPattern
+                let finite = poisoned.withUnsafeBytes { raw in
+                    widened.withUnsafeMutableBufferPointer { RawSampleSource.widen(from: raw.baseAddress!, into: $0.baseAddress!, count: count) }
+                }
+                #expect(!finite, "missed \(bad) at \(position)")
+            }
+        }
     }
 
     @Test func bigFileCrossesTheRealChunkBoundaries() throws {
