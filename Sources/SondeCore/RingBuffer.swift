@@ -11,11 +11,12 @@ import Synchronization
 /// parks a continuation that the other side resumes once there is room (or data). The
 /// lock is taken only by a side that has to wait and by the side that wakes it.
 ///
-/// Parked continuations stay `CheckedContinuation`s, unlike the pipeline's queues: the ring's
-/// stress tests run under ThreadSanitizer, which cannot see `Mutex`'s futex and, with
-/// unsafe continuations, reported the waiter bookkeeping inside the lock as racing (a
-/// false positive). A side waits only when the ring is full or empty, once per block, so
-/// the checked continuation's one allocation per wait is a small cost.
+/// Parked continuations are `CheckedContinuation`s in debug builds and unsafe ones in
+/// release builds. The tests, and the ring's stress tests under ThreadSanitizer, run the
+/// checked kind, which traps on a missed or double resume; TSan also cannot see `Mutex`'s
+/// futex and, with unsafe continuations, reported the waiter bookkeeping inside the lock
+/// as racing (a false positive). Release builds skip the checked kind's allocation per
+/// wait, about one per pipeline job (perf's malloc probe).
 public final class RingBuffer: @unchecked Sendable {
     // @unchecked: `storage` is shared, but the SPSC protocol gives each slot to exactly one
     // side at a time; ownership changes hands only through the acquire/release positions.
@@ -34,8 +35,8 @@ public final class RingBuffer: @unchecked Sendable {
     private let waiters = Mutex<Waiters>(Waiters())
 
     private struct Waiters {
-        var producer: (continuation: CheckedContinuation<Void, Never>, needed: Int)?
-        var consumer: (continuation: CheckedContinuation<Void, Never>, needed: Int)?
+        var producer: (continuation: Waiter, needed: Int)?
+        var consumer: (continuation: Waiter, needed: Int)?
     }
 
     /// - Parameter capacity: samples the ring holds; rounded up to a power of two (at least 2).
@@ -212,7 +213,7 @@ public final class RingBuffer: @unchecked Sendable {
 
     private func park(producer: Bool, needed: Int) async {
         if isSatisfied(producer: producer, needed: needed) { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withWaiter { (continuation: Waiter) in
             let resumeNow = waiters.withLock { waiters -> Bool in
                 if producer {
                     waiters.producer = (continuation, needed)
@@ -235,8 +236,8 @@ public final class RingBuffer: @unchecked Sendable {
     /// Resumes the other side's parked continuation if its condition now holds.
     private func wakeWaiter(consumerSide: Bool, force: Bool = false) {
         guard hasWaiter.load(ordering: .sequentiallyConsistent) else { return }
-        let continuation = waiters.withLock { waiters -> CheckedContinuation<Void, Never>? in
-            var taken: CheckedContinuation<Void, Never>?
+        let continuation = waiters.withLock { waiters -> Waiter? in
+            var taken: Waiter?
             if consumerSide, let waiter = waiters.consumer, force || isSatisfied(producer: false, needed: waiter.needed) {
                 taken = waiter.continuation
                 waiters.consumer = nil
@@ -250,3 +251,17 @@ public final class RingBuffer: @unchecked Sendable {
         continuation?.resume()
     }
 }
+
+#if DEBUG
+private typealias Waiter = CheckedContinuation<Void, Never>
+
+private func withWaiter(_ body: (Waiter) -> Void) async {
+    await withCheckedContinuation(body)
+}
+#else
+private typealias Waiter = UnsafeContinuation<Void, Never>
+
+private func withWaiter(_ body: (Waiter) -> Void) async {
+    await withUnsafeContinuation(body)
+}
+#endif

@@ -44,6 +44,7 @@ final class JobBuffers: Sendable {
     let byteLists: ArrayPool<[UInt8]>
     let endLists: ArrayPool<[Int]>
     let results: ArrayPool<ResultSlot<MeasuredFrames>>
+    let slots: ResultSlotPool<MeasuredFrames>
 
     /// - Parameters:
     ///   - jobsInFlight: buffers of each kind the queues can hold at once, all channels.
@@ -56,5 +57,6 @@ final class JobBuffers: Sendable {
         byteLists = ArrayPool(limit: jobsInFlight)
         endLists = ArrayPool(limit: jobsInFlight)
         results = ArrayPool(limit: jobsInFlight)
+        slots = ResultSlotPool(limit: jobsInFlight)
     }
 }

@@ -101,12 +101,11 @@ public final class PipelineGraph: Sendable {
         }
         let work = AsyncBoundedQueue<WorkItem>(capacity: 4 * options.jobs)
         let failure = GraphFailure(stages: stages, work: work)
-        let io = BlockingIO(label: "sonde.export")
 
         let threads = WorkerThreads(count: options.jobs)
         defer { threads.shutdown() }
         let records = try await withTaskExecutorPreference(threads) {
-            try await runStages(stages, work: work, failure: failure, io: io, emit: emit)
+            try await runStages(stages, work: work, failure: failure, threads: threads, emit: emit)
         }
         if let error = failure.error { throw error }
         return Summary(
@@ -119,13 +118,13 @@ public final class PipelineGraph: Sendable {
 
     /// Every stage as a child task: workers, the source runner and the exporter.
     private func runStages(
-        _ stages: [SourceStage], work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure, io: BlockingIO,
+        _ stages: [SourceStage], work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure, threads: WorkerThreads,
         emit: @escaping @Sendable (RecordBatch) throws -> Void
     ) async throws -> Int {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<options.jobs {
                 group.addTask { [stageTimes] in
-                    await Self.measure(work, times: stageTimes)
+                    await Self.measure(work, times: stageTimes, threads: threads)
                     return 0
                 }
             }
@@ -140,7 +139,7 @@ public final class PipelineGraph: Sendable {
             }
             group.addTask { [stageTimes] in
                 do {
-                    return try await Self.export(stages, io: io, times: stageTimes, emit: emit)
+                    return try await Self.export(stages, times: stageTimes, emit: emit)
                 } catch {
                     failure.fail(error)
                     return 0
@@ -177,7 +176,7 @@ public final class PipelineGraph: Sendable {
 
     /// A worker: measures jobs until the queue ends. Each worker keeps its own extractors
     /// (they own FFT buffers and are not thread-safe), one per configuration it has met.
-    private static func measure(_ work: AsyncBoundedQueue<WorkItem>, times: StageTimes) async {
+    private static func measure(_ work: AsyncBoundedQueue<WorkItem>, times: StageTimes, threads: WorkerThreads) async {
         var extractors: [FeatureConfiguration: FeatureExtractor] = [:]
         while let item = await work.next() {
             let extractor: FeatureExtractor
@@ -190,7 +189,7 @@ public final class PipelineGraph: Sendable {
             measure(consume item, with: extractor, times: times)
             // Let the framer and exporter in between jobs: a worker that always finds
             // work would otherwise keep its thread and starve the stages that feed it.
-            await Task.yield()
+            await threads.yieldToQueuedJobs()
         }
     }
 
@@ -227,12 +226,14 @@ public final class PipelineGraph: Sendable {
 
     /// The exporter: results in output order, regardless of which worker finished first.
     private static func export(
-        _ stages: [SourceStage], io: BlockingIO, times: StageTimes, emit: @escaping @Sendable (RecordBatch) throws -> Void
+        _ stages: [SourceStage], times: StageTimes, emit: @escaping @Sendable (RecordBatch) throws -> Void
     ) async throws -> Int {
         var records = 0
         // Reused from batch to batch, like everything else a job needs.
         var perChannel: [MeasuredFrames] = []
-        let handOver = BatchHandOver()
+        let handOver = BatchHandOver(times: times, emit: emit)
+        let writes = BlockingThread(name: "sonde.export") { try handOver.write() }
+        defer { writes.shutdown() }
         for stage in stages {
             while var ticket = await stage.tickets.next() {
                 perChannel.removeAll(keepingCapacity: true)
@@ -245,33 +246,46 @@ public final class PipelineGraph: Sendable {
                 stage.recycle(consume results)
                 let batch = stage.batch(firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: &perChannel)
                 records += batch.recordCount
-                // Handed over in a box the I/O closure empties: the batch it writes and then
-                // recycles is then the only reference to its buffers (a captured copy would
-                // keep them shared, and the pool would have to copy them). The previous
-                // closure has returned by now, so one box serves every batch.
-                handOver.put(batch)
-                try await io.run {
-                    guard let batch = handOver.take() else { return }
-                    try times.time(.export) { try emit(batch) }
-                    stage.recycle(batch)
-                }
+                // Handed over in a box the writing thread empties: the batch it writes and
+                // then recycles is then the only reference to its buffers (a shared copy
+                // would make the pool copy them). The previous write has returned by now,
+                // so one box serves every batch.
+                handOver.put(batch, from: stage)
+                _ = try await writes.run()
             }
         }
         return records
     }
 }
 
-/// Moves batches from the exporter's task to the I/O thread, one at a time.
+/// Moves batches from the exporter's task to the writing thread, one at a time, and
+/// writes them there.
 private final class BatchHandOver: @unchecked Sendable {
-    // @unchecked: put before each hand-over and taken once on the I/O thread; the dispatch
-    // to that thread and the exporter's await of it order every access.
+    // @unchecked: put before each hand-over and taken once on the writing thread; the
+    // thread's lock and the exporter's await of each write order every access.
     private var batch: RecordBatch?
+    private var stage: SourceStage?
+    private let times: StageTimes
+    private let emit: @Sendable (RecordBatch) throws -> Void
 
-    func put(_ batch: consuming RecordBatch) {
-        self.batch = batch
+    init(times: StageTimes, emit: @escaping @Sendable (RecordBatch) throws -> Void) {
+        self.times = times
+        self.emit = emit
     }
 
-    func take() -> RecordBatch? {
+    func put(_ batch: consuming RecordBatch, from stage: SourceStage) {
+        self.batch = batch
+        self.stage = stage
+    }
+
+    /// Writes the batch put last, then gives its buffers back to its stage.
+    func write() throws {
+        guard let batch = take(), let stage else { return }
+        try times.time(.export) { try emit(batch) }
+        stage.recycle(batch)
+    }
+
+    private func take() -> RecordBatch? {
         defer { batch = nil }
         return batch
     }

@@ -42,6 +42,13 @@ final class ResultSlot<Value: Sendable>: Sendable {
         waiter?.resume(returning: nil)
     }
 
+    /// Makes a slot whose value has been read ready for another job (`ResultSlotPool`).
+    /// Only its reader may call this, after `value()` returned: the worker that filled it
+    /// no longer touches it then.
+    func reset() {
+        state.withLock { $0 = .pending }
+    }
+
     /// The value, once fulfilled; nil if the slot was abandoned.
     func value() async -> Value? {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Value?, Never>) in
@@ -60,6 +67,30 @@ final class ResultSlot<Value: Sendable>: Sendable {
                 }
             }
             if let immediate { continuation.resume(returning: immediate) }
+        }
+    }
+}
+
+/// Result slots handed back by the exporter once read, and handed out again for later
+/// jobs: a slot per channel per job was an allocation per job (perf's malloc probe).
+final class ResultSlotPool<Value: Sendable>: Sendable {
+    private let slots = Mutex<[ResultSlot<Value>]>([])
+    /// Slots kept at most; the queues bound how many are in flight.
+    private let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func take() -> ResultSlot<Value> {
+        slots.withLock { $0.popLast() } ?? ResultSlot()
+    }
+
+    /// Takes back a slot whose value `value()` has returned.
+    func recycle(_ slot: ResultSlot<Value>) {
+        slot.reset()
+        slots.withLock { slots in
+            if slots.count < limit { slots.append(slot) }
         }
     }
 }

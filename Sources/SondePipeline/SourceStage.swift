@@ -5,8 +5,9 @@ import Synchronization
 /// The per-input part of the graph: a reader filling a ring, and a framer that filters each
 /// channel and cuts jobs for the workers.
 final class SourceStage: @unchecked Sendable {
-    // @unchecked: the mutable parts each belong to one task: `source` and `readBlock` to the
-    // reader, `channels` and `cutBlock` to the framer. What they share is thread-safe: the
+    // @unchecked: the mutable parts each belong to one task: `source`, `readBlock` and
+    // `readTarget` to the reader (and its thread, one call at a time, ordered by that
+    // thread's lock), `channels` and `cutBlock` to the framer. What they share is thread-safe: the
     // SPSC ring, the ticket queue, and atomics.
     let name: String
     let format: StreamFormat
@@ -25,7 +26,8 @@ final class SourceStage: @unchecked Sendable {
     private let framesPerJob: Int
     private let readBlock: UnsafeMutableBufferPointer<Double>
     private let cutBlock: UnsafeMutableBufferPointer<Double>
-    private let io: BlockingIO
+    /// Where the next read decodes to: free ring slots, or `readBlock`.
+    private var readTarget = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
     private let times: StageTimes
     private let encoder: (any RecordEncoder)?
 
@@ -70,7 +72,6 @@ final class SourceStage: @unchecked Sendable {
                 maximumBlock: cutFrames, framesHeld: options.framesPerJob, pool: buffers.samples
             )
         }
-        io = BlockingIO(label: "sonde.read.\(name)")
     }
 
     deinit {
@@ -85,16 +86,22 @@ final class SourceStage: @unchecked Sendable {
         defer { ring.close() }
         let channelCount = format.channelCount
         let readSamples = Swift.min(readBlock.count, ring.capacity - ring.capacity % channelCount)
+        // A stop abandons a read that is still blocked (a quiet pipe or terminal). The
+        // thread keeps `self`, and with it the ring and `readBlock`, until its call ends.
+        let reads = BlockingThread(name: "sonde.read") { [self] in
+            try times.time(.read) { try source.read(into: readTarget) }
+        }
+        defer { reads.shutdown() }
+        guard stop.register(reads) else { return }
+        defer { stop.unregister(reads) }
         while !stop.hasFired, !ring.isCancelled {
             // Room for a whole read first: waiting for any room at all would make many small reads.
             await ring.waitForSpace(readSamples)
             if ring.isCancelled { break }
             let free = ring.withWritableRegions { first, _ in first }
             let inPlace = Swift.min(free.count, readSamples) / channelCount * channelCount
-            let target = ReadTarget(buffer: inPlace > 0 ? UnsafeMutableBufferPointer(rebasing: free[0..<inPlace]) : readBlock)
-            // A stop abandons a read that is still blocked (a quiet pipe or terminal). The
-            // closure keeps `self`, and with it the ring and `readBlock`, alive until it ends.
-            guard let frames = try await io.run(until: stop, { [self] in try times.time(.read) { try source.read(into: target.buffer) } }) else { break }
+            readTarget = inPlace > 0 ? UnsafeMutableBufferPointer(rebasing: free[0..<inPlace]) : readBlock
+            guard let frames = try await reads.run() else { break }
             if frames == 0 { break }
             samplesPerChannel.add(frames, ordering: .relaxed)
             samplesRead.add(frames * channelCount, ordering: .relaxed)
@@ -143,7 +150,7 @@ final class SourceStage: @unchecked Sendable {
         var results = buffers.results.take()
         results.reserveCapacity(channels.count)
         for (index, channel) in channels.enumerated() {
-            let result = ResultSlot<MeasuredFrames>()
+            let result = buffers.slots.take()
             results.append(result)
             let item = WorkItem(
                 samples: channel.takeFrames(frames), buffers: buffers, frameCount: frames, hop: hop, configuration: configuration, result: result,
@@ -240,9 +247,11 @@ final class SourceStage: @unchecked Sendable {
         buffers.endLists.recycle(consume endList)
     }
 
-    /// Takes back a ticket's list of result slots once the exporter has read them.
+    /// Takes back a ticket's result slots, and their list, once the exporter has read them.
     func recycle(_ results: consuming [ResultSlot<MeasuredFrames>]) {
-        buffers.results.recycle(results)
+        let results = results
+        for slot in results { buffers.slots.recycle(slot) }
+        buffers.results.recycle(consume results)
     }
 
     func cancel() {
@@ -251,13 +260,6 @@ final class SourceStage: @unchecked Sendable {
             for result in ticket.results { result.abandon() }
         }
     }
-}
-
-/// Where a read decodes to, handed to the I/O thread.
-private struct ReadTarget: @unchecked Sendable {
-    // @unchecked: the slots belong to the reader until it commits them, and the reader
-    // awaits the read that fills them before it commits or reuses them.
-    let buffer: UnsafeMutableBufferPointer<Double>
 }
 
 /// One or two channels' share of a block, handed to a child task.
