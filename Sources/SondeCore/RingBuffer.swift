@@ -105,13 +105,8 @@ public final class RingBuffer: @unchecked Sendable {
         _ body: (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) throws -> R
     ) rethrows -> R {
         let write = writePosition.load(ordering: .relaxed)
-        let count = capacity - (write &- readPosition.load(ordering: .acquiring))
-        let start = write & mask
-        let firstPart = Swift.min(count, capacity - start)
-        return try body(
-            UnsafeMutableBufferPointer(start: storage + start, count: firstPart),
-            UnsafeMutableBufferPointer(start: storage, count: count - firstPart)
-        )
+        let (first, second) = regions(from: write, count: capacity - (write &- readPosition.load(ordering: .acquiring)))
+        return try body(first, second)
     }
 
     /// Publishes the next `count` samples, written in place (see `withWritableRegions`).
@@ -182,12 +177,17 @@ public final class RingBuffer: @unchecked Sendable {
         _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) throws -> R
     ) rethrows -> R {
         let read = readPosition.load(ordering: .relaxed)
-        let count = writePosition.load(ordering: .acquiring) &- read
-        let start = read & mask
+        let (first, second) = regions(from: read, count: writePosition.load(ordering: .acquiring) &- read)
+        return try body(UnsafeBufferPointer(first), UnsafeBufferPointer(second))
+    }
+
+    /// The `count` slots from `position` on, split where the storage wraps.
+    private func regions(from position: Int, count: Int) -> (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) {
+        let start = position & mask
         let firstPart = Swift.min(count, capacity - start)
-        return try body(
-            UnsafeBufferPointer(start: storage + start, count: firstPart),
-            UnsafeBufferPointer(start: storage, count: count - firstPart)
+        return (
+            UnsafeMutableBufferPointer(start: storage + start, count: firstPart),
+            UnsafeMutableBufferPointer(start: storage, count: count - firstPart)
         )
     }
 
