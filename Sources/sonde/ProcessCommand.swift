@@ -47,7 +47,7 @@ struct ProcessCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Output format (default: from the -o extension, else csv).")
     var format: OutputFormat?
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output file (default: standard output).", valueName: "OUT"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output file; '-' or none for standard output.", valueName: "OUT"))
     var output: String?
 
     @Flag(name: .shortAndLong, help: "No notes on standard error.")
@@ -83,8 +83,10 @@ struct ProcessCommand: AsyncParsableCommand {
                 }
                 return PipelineGraph.Input(name: path, source: source)
             }
-            let outputFormat = format ?? output.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
-            let destination = try output.map { try OutputFile(atomicallyReplacing: $0) }
+            // `-o -` is standard output, as `-` is standard input among the inputs.
+            let outputPath = output == "-" ? nil : output
+            let outputFormat = format ?? outputPath.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
+            let destination = try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
             let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: paths.count > 1)
             var graphOptions = engine.graphOptions()

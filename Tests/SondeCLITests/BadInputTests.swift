@@ -132,6 +132,16 @@ struct BadCase: Decodable, CustomTestStringConvertible, Sendable {
         try expectRefused(["process", "tone.csv", "--rate", "1000"] + arguments, mentions: [fragment], in: dir)
     }
 
+    @Test func dashAsOutputMeansStandardOutputNotAFileNamedDash() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "1\n2\n3\n".write(to: dir.appendingPathComponent("short.csv"), atomically: false, encoding: .utf8)
+        let result = try SondeBinary.run(["process", "short.csv", "--rate", "100", "--features", "rms", "-o", "-"], in: dir)
+        #expect(result.status == 0)
+        #expect(result.stdout == "time,channel,frame,start,rms\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("-").path))
+    }
+
     @Test func inputShorterThanOneWindowGivesZeroRecordsAndANote() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
