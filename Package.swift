@@ -47,7 +47,12 @@ let package = Package(
                 .product(name: "ComplexModule", package: "swift-numerics"),
             ]
         ),
-        .target(name: "SondeIO", dependencies: ["SondeCore", "CSndfile"]),
+        .target(
+            name: "SondeIO",
+            dependencies: ["SondeCore", "CSndfile"],
+            // Generates ShortestDecimal+PowersOfTen.swift.
+            exclude: ["Writers/make_powers_of_ten.py"]
+        ),
         .target(
             name: "SondePipeline",
             dependencies: ["SondeDSP", "SondeCore", .product(name: "DequeModule", package: "swift-collections")]

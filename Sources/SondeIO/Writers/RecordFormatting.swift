@@ -5,18 +5,15 @@ import SondeCore
 
 /// Appending values to an output buffer in the spellings FEATURES.md section 6 asks for.
 extension Array where Element == UInt8 {
-    /// Shortest text that reads back to the same Double, the spelling of Swift's
-    /// `description`. Non-finite values never reach here: every feature defines its
-    /// degenerate value.
+    /// Shortest text that reads back to the same Double, spelled as Swift's `description`
+    /// spells it (`ShortestDecimal`). Non-finite values never reach here: every feature
+    /// defines its degenerate value.
     mutating func appendNumber(_ value: Double) {
         assert(value.isFinite, "features must never produce NaN or infinity")
-        // `description` allocates a String for every number longer than 15 bytes (most
-        // features print 17 digits); `write(to:)` formats into a stack buffer and hands
-        // the bytes to `_writeASCII`, so nothing is allocated per number.
-        var sink = ByteSink()
-        swap(&self, &sink.bytes)
-        value.write(to: &sink)
-        swap(&self, &sink.bytes)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ShortestDecimal.textScratchCount) { text in
+            let count = ShortestDecimal.write(value, into: UnsafeMutableRawBufferPointer(text))
+            append(contentsOf: UnsafeBufferPointer(rebasing: text[..<count]))
+        }
     }
 
     /// Decimal digits written in place, without an intermediate String.
@@ -125,21 +122,5 @@ extension Array where Element == UInt8 {
         }
         for _ in digits..<Swift.max(width, digits) { append(UInt8(ascii: "0")) }
         appendInteger(value)
-    }
-}
-
-/// The output buffer seen as a `TextOutputStream`, so that `Double.write(to:)` can append
-/// its digits without building a String.
-private struct ByteSink: TextOutputStream {
-    var bytes: [UInt8] = []
-
-    mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
-    }
-
-    /// The standard library's fast path for ASCII text such as formatted numbers.
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: buffer)
     }
 }
