@@ -23,10 +23,7 @@ public struct CSVRecordEncoder: RecordEncoder {
         buffer.appendInteger(frame)
         buffer.append(UInt8(ascii: ","))
         buffer.appendInteger(start)
-        for value in values {
-            buffer.append(UInt8(ascii: ","))
-            buffer.appendNumber(value)
-        }
+        buffer.appendNumbers(values, separatedBy: UInt8(ascii: ","))
         buffer.append(10)
     }
 }

@@ -16,6 +16,31 @@ extension Array where Element == UInt8 {
         }
     }
 
+    /// Each of `values` after a `separator`, spelled as `appendNumber` spells it. The text
+    /// is staged on the stack, 24 numbers at a time, and appended in one piece: appending
+    /// each number on its own cost a `memmove` call apiece, 2% of a whole run (perf).
+    mutating func appendNumbers(_ values: UnsafeBufferPointer<Double>, separatedBy separator: UInt8) {
+        let numbersPerBlock = 24
+        let bytesPerNumber = 25  // the separator and at most 24 bytes of text
+        let capacity = numbersPerBlock * bytesPerNumber + ShortestDecimal.textScratchCount
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { block in
+            let text = UnsafeMutableRawBufferPointer(block)
+            var first = 0
+            while first < values.count {
+                let end = Swift.min(first + numbersPerBlock, values.count)
+                var used = 0
+                for value in values[first..<end] {
+                    assert(value.isFinite, "features must never produce NaN or infinity")
+                    text[used] = separator
+                    used += 1
+                    used += ShortestDecimal.write(value, into: UnsafeMutableRawBufferPointer(rebasing: text[used...]))
+                }
+                append(contentsOf: UnsafeBufferPointer(rebasing: block[..<used]))
+                first = end
+            }
+        }
+    }
+
     /// Decimal digits written in place, without an intermediate String.
     mutating func appendInteger(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
