@@ -30,7 +30,6 @@ extension Array where Element == UInt8 {
                 let end = Swift.min(first + numbersPerBlock, values.count)
                 var used = 0
                 for value in values[first..<end] {
-                    assert(value.isFinite, "features must never produce NaN or infinity")
                     text[used] = separator
                     used += 1
                     used += ShortestDecimal.write(value, into: UnsafeMutableRawBufferPointer(rebasing: text[used...]))

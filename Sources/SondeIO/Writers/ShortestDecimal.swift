@@ -9,7 +9,7 @@
 /// rounded to odd so that comparing it with the candidate decimals stays exact, and the
 /// answer is one of at most four candidates of two lengths. No loop over digits, no big
 /// integers. `NumberFormattingTests` holds it to `description`, byte for byte.
-struct ShortestDecimal: Equatable {
+struct ShortestDecimal {
     /// Without trailing zeros.
     var significand: UInt64
     var exponent: Int
