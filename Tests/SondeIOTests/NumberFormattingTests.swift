@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import _SondeTestSupport
 
@@ -8,11 +9,12 @@ import _SondeTestSupport
 /// promise `description`'s spelling of it. These tests hold the two together byte for byte
 /// (and check the round trip) over the values where a shortest-digits algorithm goes
 /// wrong: interval ends at powers of two, exact powers of ten, ties, subnormals, every
-/// digit count, the switches between plain and exponential forms. (The same comparison in
-/// a release build, over 9·10^7 random bit patterns, feature-like values and decimals of
-/// every length, found no difference when ShortestDecimal was written.)
+/// digit count, the switches between plain and exponential forms. The two random tests
+/// take `SONDE_FORMAT_CHECK_VALUES` values each (100,000 unless set) for longer runs.
 @Suite("Number formatting")
 struct NumberFormattingTests {
+    private let randomCount = ProcessInfo.processInfo.environment["SONDE_FORMAT_CHECK_VALUES"].flatMap(Int.init) ?? 100_000
+
     private func expectDescriptionSpelling(_ values: some Sequence<Double>, sourceLocation: SourceLocation = #_sourceLocation) {
         var buffer: [UInt8] = []
         var mismatches = 0
@@ -34,14 +36,15 @@ struct NumberFormattingTests {
 
     @Test func randomBitPatternsAreSpelledAsDescription() {
         var generator = SplitMix64(seed: 17)
-        expectDescriptionSpelling((0..<100_000).map { _ in Double(bitPattern: generator.next()) })
+        expectDescriptionSpelling((0..<randomCount).lazy.map { _ in Double(bitPattern: generator.next()) })
     }
 
     /// Feature values: magnitudes from 1e-12 to 1e6, 15 to 17 significant digits.
     @Test func featureLikeValuesAreSpelledAsDescription() {
         var generator = SplitMix64(seed: 18)
-        expectDescriptionSpelling((0..<100_000).map { index in
-            Double(generator.next() >> 11) * 0x1p-53 * [1e-12, 1e-5, 1e-3, 0.5, 1, 40, 1e4, 1e6][index % 8]
+        let scales = [1e-12, 1e-5, 1e-3, 0.5, 1, 40, 1e4, 1e6]
+        expectDescriptionSpelling((0..<randomCount).lazy.map { index in
+            Double(generator.next() >> 11) * 0x1p-53 * scales[index % 8]
         })
     }
 
