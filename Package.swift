@@ -45,7 +45,9 @@ let package = Package(
             dependencies: [
                 "SondeCore", "CFFTW",
                 .product(name: "ComplexModule", package: "swift-numerics"),
-            ]
+            ],
+            // Generates FrameKernels+LogarithmTable.swift.
+            exclude: ["Features/make_logarithm_table.py"]
         ),
         .target(
             name: "SondeIO",

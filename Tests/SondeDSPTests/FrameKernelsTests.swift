@@ -74,6 +74,48 @@ struct FrameKernelsTests {
         }
     }
 
+    /// The blocked rolloff search finds the bin a plain running sum finds: exactly when every
+    /// partial sum is exact (small integers), and otherwise the same bin unless the plain
+    /// scan's running sum lies within 1e-12 of the threshold there (a near-tie, where the
+    /// two roundings may disagree by one bin). Thresholds fall inside blocks, on block edges, at 0,
+    /// on the total, and beyond it (no bin reaches them: the last bin).
+    @Test func rolloffSearchMatchesPlainScan() {
+        var generator = SplitMix64(seed: 11)
+        func plainScan(_ values: [Double], _ threshold: Double) -> Int {
+            var running = 0.0
+            for (k, value) in values.enumerated() {
+                running += value
+                if running >= threshold { return k }
+            }
+            return values.count - 1
+        }
+        for trial in 0..<4000 {
+            let count = [1, 7, 8, 9, 16, 17, 33, 513][trial % 8]
+            let integers = trial.isMultiple(of: 2)
+            let values = (0..<count).map { _ in
+                integers ? Double(Int.random(in: 0...3, using: &generator)) : Double.random(in: 0..<1, using: &generator)
+            }
+            let total = values.reduce(0, +)
+            let threshold: Double
+            switch trial % 5 {
+            case 0: threshold = 0
+            case 1: threshold = total * 2 + 1
+            case 2: threshold = values.prefix(Int.random(in: 0...count, using: &generator)).reduce(0, +)
+            default: threshold = 0.85 * total
+            }
+            let got = values.withUnsafeBufferPointer { FrameKernels.firstBin(reaching: threshold, runningSumOf: $0.baseAddress!, count: count) }
+            let want = plainScan(values, threshold)
+            if integers {
+                #expect(got == want, "trial \(trial)")
+            } else if got != want {
+                // Only a near-tie may differ, and then by one bin (FEATURES.md accepts either).
+                let running = values.prefix(min(got, want) + 1).reduce(0, +)
+                #expect(abs(running - threshold) <= 1e-12 * threshold, "trial \(trial): \(got) vs \(want)")
+                #expect(abs(got - want) == 1, "trial \(trial): \(got) vs \(want)")
+            }
+        }
+    }
+
     /// Range sums of any length and alignment equal the scalar sum to 1e-15 relative.
     @Test func rangeSumMatchesScalarSum() {
         var generator = SplitMix64(seed: 9)

@@ -185,16 +185,7 @@ public final class FeatureExtractor {
             let spread = FrameKernels.spread(magnitude: sBase, count: binCount, binWidth: df, centroid: centroid)
             features.spectralBandwidth = (spread / magnitudeSum).squareRoot()
         }
-        let threshold = 0.85 * magnitudeSum
-        var running = 0.0
-        var rolloffBin = 0
-        for k in 0..<binCount {
-            running += s[k]
-            if running >= threshold {
-                rolloffBin = k
-                break
-            }
-        }
+        let rolloffBin = FrameKernels.firstBin(reaching: 0.85 * magnitudeSum, runningSumOf: sBase, count: binCount)
         features.spectralRolloff = Double(rolloffBin) * df
         let logQSum = sums.logQ, qSum = sums.q, energyLogSum = sums.energyLog
 
