@@ -46,8 +46,8 @@ let package = Package(
                 "SondeCore", "CFFTW",
                 .product(name: "ComplexModule", package: "swift-numerics"),
             ],
-            // Generates FrameKernels+LogarithmTable.swift.
-            exclude: ["Features/make_logarithm_table.py"]
+            // Generate FrameKernels+LogarithmTable.swift and FFTWisdom.swift.
+            exclude: ["Features/make_logarithm_table.py", "FFT/make_fftw_wisdom.c"]
         ),
         .target(
             name: "SondeIO",
