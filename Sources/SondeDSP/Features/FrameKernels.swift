@@ -115,15 +115,16 @@ extension FrameKernels {
         let logFloor = Lanes(repeating: Foundation.log(1e-10))
         let zero = Lanes(repeating: 0)
         let interior = Lanes(repeating: 2 * powerScale)
+        // Per-lane running argmax; bins 0 and 1 (the window's DC leakage) never compete.
+        // The first block is done before the loop, with them excluded, and bins are kept as
+        // Doubles only: a test for the first block in the loop, and Int64 bin numbers beside
+        // the Double ones, made the compiler spill accumulators to the stack (release
+        // harness: 3.44 -> 2.95 ns per bin for this whole function).
         var bin = Lanes(0, 1, 2, 3)
         let four = Lanes(repeating: 4)
-        // Per-lane running argmax; bins 0 and 1 (the window's DC leakage) never compete.
-        var best = Lanes(repeating: -1)
-        var bestBin = SIMD4<Int64>(0, 1, 2, 3)
-        var binIndex = SIMD4<Int64>(0, 1, 2, 3)
         var smallest = Lanes(repeating: .infinity)
-        var k = 0
-        while k < nyquist {
+        @inline(__always)
+        func block(_ k: Int) -> Lanes {
             let pairs = SIMD8(lowHalf: load(complex, 2 * k), highHalf: load(complex, 2 * k + 4))
             let products = pairs * pairs
             let s2 = products.evenHalf + products.oddHalf  // re² + im², as a scalar loop rounds it
@@ -132,21 +133,24 @@ extension FrameKernels {
             store(s2, squared, k)
             store(s, magnitude, k)
             store(p, power, k)
-            var candidate = p
-            if k == 0 {
-                candidate[0] = -1
-                candidate[1] = -1
-            }
-            let better = candidate .> best
-            best.replace(with: candidate, where: better)
-            bestBin.replace(with: binIndex, where: better)
             sumS += s
             sumKS += bin * s
             sumE += s2
             sumQ += s2.replacing(with: floor, where: s2 .< floor)
             smallest.replace(with: s2, where: s2 .< smallest)
+            return p
+        }
+        var best = block(0)
+        best[0] = -1
+        best[1] = -1
+        var bestBin = bin
+        var k = 4
+        while k < nyquist {
             bin += four
-            binIndex &+= 4
+            let p = block(k)
+            let better = p .> best
+            best.replace(with: p, where: better)
+            bestBin.replace(with: bin, where: better)
             k += 4
         }
         // The logarithms in a loop of their own over |X|² (still in L1): inside the loop
