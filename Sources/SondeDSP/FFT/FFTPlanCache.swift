@@ -19,7 +19,8 @@ final class FFTPlanCache: Sendable {
 
     private struct State {
         var plans: [Int: RealFFTPlan] = [:]
-        var wisdomImported: Bool?
+        /// Imported (or found not to fit this FFTW) on the first plan.
+        var wisdomRead = false
     }
 
     private let state = Mutex(State())
@@ -28,8 +29,10 @@ final class FFTPlanCache: Sendable {
     func forwardPlan(length: Int) -> RealFFTPlan {
         state.withLock { state in
             if let plan = state.plans[length] { return plan }
-            if state.wisdomImported == nil {
-                state.wisdomImported = fftw_import_wisdom_from_string(FFTWisdom.text) != 0
+            if !state.wisdomRead {
+                // A failed import (another FFTW version) leaves the planner as it was.
+                _ = fftw_import_wisdom_from_string(FFTWisdom.text)
+                state.wisdomRead = true
             }
             // Plan on scratch buffers with fftw_malloc's alignment: the plan may then be
             // executed on any other fftw_malloc'd arrays of the same size.
