@@ -52,7 +52,7 @@ struct FrameKernelsTests {
                     c.baseAddress!, bins: bins, powerScale: scale, squared: &squared, magnitude: &magnitude, power: &power)
             }
             var expectedPeak = 2
-            var magnitudeSum = 0.0, weighted = 0.0, energy = 0.0, q = 0.0, logQ = 0.0, energyLog = 0.0
+            var magnitudeSum = 0.0, weighted = 0.0, squareWeighted = 0.0, energy = 0.0, q = 0.0, logQ = 0.0, energyLog = 0.0
             for k in 0..<bins {
                 let s2 = complex[2 * k] * complex[2 * k] + complex[2 * k + 1] * complex[2 * k + 1]
                 let p = s2 * (k == 0 || k == bins - 1 ? scale : 2 * scale)
@@ -62,13 +62,14 @@ struct FrameKernelsTests {
                 if k > 2, p > power[expectedPeak] { expectedPeak = k }
                 magnitudeSum += s2.squareRoot()
                 weighted += Double(k) * s2.squareRoot()
+                squareWeighted += Double(k * k) * s2.squareRoot()
                 energy += s2
                 q += max(s2, 1e-10)
                 logQ += Foundation.log(max(s2, 1e-10))
                 if s2 > 0 { energyLog += s2 * Foundation.log(s2) }
             }
             #expect(sums.peakBin == expectedPeak, "trial \(trial)")
-            for (got, want) in [(sums.magnitude, magnitudeSum), (sums.weightedBins, weighted), (sums.energy, energy), (sums.q, q), (sums.logQ, logQ), (sums.energyLog, energyLog)] {
+            for (got, want) in [(sums.magnitude, magnitudeSum), (sums.weightedBins, weighted), (sums.squareWeightedBins, squareWeighted), (sums.energy, energy), (sums.q, q), (sums.logQ, logQ), (sums.energyLog, energyLog)] {
                 #expect(abs(got - want) <= 1e-13 * max(abs(want), 1e-300), "trial \(trial): \(got) vs \(want)")
             }
         }
@@ -127,6 +128,40 @@ struct FrameKernelsTests {
                 let want = values[low..<high].reduce(0, +)
                 #expect(abs(FrameKernels.sum(v.baseAddress!, low..<high) - want) <= 1e-15 * want)
             }
+        }
+    }
+
+    /// The bandwidth comes from Σk²|X| - kc·Σk|X| without a pass around the centroid. That
+    /// cancels most for a narrow peak far from DC: a pure tone near Nyquist. Against the
+    /// two-pass definition on the same FFT it must stay within a hundredth of FEATURES.md's
+    /// floor for the bandwidth (1e-6·fs), at the usual and at a long frame.
+    @Test(arguments: [1024, 65536])
+    func bandwidthOfANarrowPeakNearNyquist(frameLength: Int) throws {
+        let fs = 51200.0
+        let df = fs / Double(frameLength)
+        let extractor = FeatureExtractor(
+            configuration: try FeatureConfiguration(frameLength: frameLength, sampleRate: fs, features: [.spectralBandwidth]))
+        let plan = FFTPlanCache.shared.forwardPlan(length: frameLength)
+        let window = HannWindow(length: frameLength)
+        let input = FFTWBuffer(count: frameLength)
+        let output = FFTWBuffer(count: 2 * (frameLength / 2 + 1))
+        for tone in [0.45 * fs, 0.49 * fs, 0.4999 * fs, 0.5 * fs - df] {
+            let frame = (0..<frameLength).map { n in sin(2 * Double.pi * tone * Double(n) / fs) }
+            var got = [Double.nan]
+            frame.withUnsafeBufferPointer { frame in got.withUnsafeMutableBufferPointer { extractor.extract(frame, into: $0) } }
+            for n in 0..<frameLength { input.base[n] = frame[n] * window.coefficients[n] }
+            plan.execute(input: input.base, output: output.base)
+            let magnitudes = (0...(frameLength / 2)).map { k in
+                (output.base[2 * k] * output.base[2 * k] + output.base[2 * k + 1] * output.base[2 * k + 1]).squareRoot()
+            }
+            let total = magnitudes.reduce(0, +)
+            let centroid = magnitudes.indices.reduce(0.0) { $0 + Double($1) * df * magnitudes[$1] } / total
+            let spread = magnitudes.indices.reduce(0.0) { sum, k in
+                let d = Double(k) * df - centroid
+                return sum + magnitudes[k] * d * d
+            }
+            let want = (spread / total).squareRoot()
+            #expect(abs(got[0] - want) <= 1e-8 * fs, "tone \(tone) Hz: \(got[0]) vs \(want)")
         }
     }
 }

@@ -83,6 +83,8 @@ extension FrameKernels {
         var magnitude = 0.0
         /// Σ k·|X|
         var weightedBins = 0.0
+        /// Σ k²·|X|, for the bandwidth without a pass of its own
+        var squareWeightedBins = 0.0
         /// Σ|X|²
         var energy = 0.0
         /// Σ max(|X|², 1e-10)
@@ -109,7 +111,7 @@ extension FrameKernels {
         squared: UnsafeMutablePointer<Double>, magnitude: UnsafeMutablePointer<Double>, power: UnsafeMutablePointer<Double>
     ) -> SpectrumSums {
         let nyquist = bins - 1
-        var sumS = Lanes(repeating: 0), sumKS = Lanes(repeating: 0), sumE = Lanes(repeating: 0)
+        var sumS = Lanes(repeating: 0), sumKS = Lanes(repeating: 0), sumKKS = Lanes(repeating: 0), sumE = Lanes(repeating: 0)
         var sumQ = Lanes(repeating: 0), sumLogQ = Lanes(repeating: 0), sumEL = Lanes(repeating: 0)
         let floor = Lanes(repeating: 1e-10)
         let logFloor = Lanes(repeating: Foundation.log(1e-10))
@@ -134,7 +136,9 @@ extension FrameKernels {
             store(s, magnitude, k)
             store(p, power, k)
             sumS += s
-            sumKS += bin * s
+            let ks = bin * s
+            sumKS += ks
+            sumKKS += bin * ks
             sumE += s2
             sumQ += s2.replacing(with: floor, where: s2 .< floor)
             smallest.replace(with: s2, where: s2 .< smallest)
@@ -190,6 +194,7 @@ extension FrameKernels {
         var sums = SpectrumSums()
         sums.magnitude = sumS.sum() + s
         sums.weightedBins = sumKS.sum() + Double(nyquist) * s
+        sums.squareWeightedBins = sumKKS.sum() + Double(nyquist) * (Double(nyquist) * s)
         sums.energy = sumE.sum() + s2
         sums.q = sumQ.sum() + Swift.max(s2, 1e-10)
         sums.logQ = sumLogQ.sum() + Swift.max(l, logFloor[0])
@@ -310,27 +315,5 @@ extension FrameKernels {
             k += 1
         }
         return count - 1
-    }
-
-    /// Σ |X[k]| (k·df - centroid)², for the bandwidth.
-    static func spread(magnitude: UnsafePointer<Double>, count: Int, binWidth: Double, centroid: Double) -> Double {
-        var sum = Lanes(repeating: 0)
-        var frequency = Lanes(0, 1, 2, 3) * binWidth
-        let step = Lanes(repeating: 4 * binWidth)
-        let c = Lanes(repeating: centroid)
-        var k = 0
-        while k + 4 <= count {
-            let d = frequency - c
-            sum += load(magnitude, k) * d * d
-            frequency += step
-            k += 4
-        }
-        var total = sum.sum()
-        while k < count {
-            let d = Double(k) * binWidth - centroid
-            total += magnitude[k] * d * d
-            k += 1
-        }
-        return total
     }
 }
