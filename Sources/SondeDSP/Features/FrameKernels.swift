@@ -230,9 +230,9 @@ extension FrameKernels {
     /// is its Taylor series to r⁵ (the next term is below 1e-17). Without a fused
     /// multiply-add, z·(1/c) rounds once, so near x = 1 the error is absolute (about 1e-16),
     /// not relative: over 2·10^7 random inputs it stayed within 4.5e-16·max(1, |log x|) of
-    /// libm's. That is what the spectral
-    /// sums need, as each logarithm enters them with an absolute weight; `FrameKernelsTests`
-    /// checks 1e-15. Zero and subnormal inputs (below 2.2e-308) take libm's path.
+    /// libm's. That is what the spectral sums need, as each logarithm enters them with an
+    /// absolute weight; `FrameKernelsTests` checks 1e-15. Zero and subnormal inputs (below
+    /// 2.2e-308) take libm's path.
     @inline(__always)
     static func logarithm(_ v: Lanes) -> Lanes {
         if any(v .< Lanes(repeating: Double.leastNormalMagnitude)) {
