@@ -39,11 +39,13 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
+        // Header-only: a fused multiply-add on SIMD4<Double>, which Swift cannot spell.
+        .target(name: "CFusedMultiplyAdd"),
         .target(name: "SondeCore"),
         .target(
             name: "SondeDSP",
             dependencies: [
-                "SondeCore", "CFFTW",
+                "SondeCore", "CFFTW", "CFusedMultiplyAdd",
                 .product(name: "ComplexModule", package: "swift-numerics"),
             ],
             // Generate FrameKernels+LogarithmTable.swift and FFTWisdom.swift.
@@ -114,6 +116,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CFusedMultiplyAdd" {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

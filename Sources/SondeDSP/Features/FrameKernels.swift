@@ -1,3 +1,4 @@
+import CFusedMultiplyAdd
 import Foundation
 
 /// The per-frame loops of `FeatureExtractor`, written over four SIMD lanes.
@@ -5,7 +6,9 @@ import Foundation
 /// Why by hand: without fast-math the compiler may not reorder floating-point sums, so a
 /// plain `for` loop runs one dependent add per sample. Four independent lanes summed at
 /// the end change the rounding order only (results stay within ~1e-15 relative, far
-/// inside FEATURES.md's tolerances) and are deterministic. Frame lengths are powers of two
+/// inside FEATURES.md's tolerances) and are deterministic. Where the CPU has FMA, a product
+/// added into a lane is one fused operation (`multiplyAdd`), so the `make build` binary and
+/// a portable build differ in the last bits; each is deterministic. Frame lengths are powers of two
 /// of at least 16, so the frame loops need no tail; the spectrum (N/2 + 1 bins) and the
 /// range sums handle their own.
 enum FrameKernels {
@@ -14,6 +17,17 @@ enum FrameKernels {
     @inline(__always)
     static func load(_ base: UnsafePointer<Double>, _ index: Int) -> Lanes {
         UnsafeRawPointer(base + index).loadUnaligned(as: Lanes.self)
+    }
+
+    /// a·b + c in one rounding where the CPU has FMA (the `make build` binary), else a
+    /// multiply and an add. Not for the filter, which must round exactly as scipy does.
+    ///
+    /// Why: the spectrum and moment loops are limited by the floating-point ports, and a
+    /// fused pair is one operation instead of two. The spectrum pass with its logarithms
+    /// went from 2.72 to 2.36 ns per bin (release harness, L1-resident, best of 400).
+    @inline(__always)
+    static func multiplyAdd(_ a: Lanes, _ b: Lanes, _ c: Lanes) -> Lanes {
+        sonde_multiply_add(a, b, c)
     }
 
     @inline(__always)
@@ -35,7 +49,7 @@ enum FrameKernels {
         while i < count {
             let v = load(x, i)
             sum += v
-            squares += v * v
+            squares = multiplyAdd(v, v, squares)
             // Lane-wise select rather than pointwiseMin/Max, which perf showed as an
             // out-of-line call per iteration.
             minimum.replace(with: v, where: v .< minimum)
@@ -68,8 +82,8 @@ enum FrameKernels {
             let d2 = d * d
             s1 += d
             s2 += d2
-            s3 += d2 * d
-            s4 += d2 * d2
+            s3 = multiplyAdd(d2, d, s3)
+            s4 = multiplyAdd(d2, d2, s4)
             i += 4
         }
         return (s1.sum(), s2.sum(), s3.sum(), s4.sum())
@@ -138,7 +152,7 @@ extension FrameKernels {
             sumS += s
             let ks = bin * s
             sumKS += ks
-            sumKKS += bin * ks
+            sumKKS = multiplyAdd(bin, ks, sumKKS)
             sumE += s2
             sumQ += s2.replacing(with: floor, where: s2 .< floor)
             smallest.replace(with: s2, where: s2 .< smallest)
@@ -169,7 +183,7 @@ extension FrameKernels {
                 let s2 = load(squared, k)
                 let l = normalLogarithm(s2)
                 sumLogQ += l.replacing(with: logFloor, where: l .< logFloor)
-                sumEL += s2 * l
+                sumEL = multiplyAdd(s2, l, sumEL)
                 k += 4
             }
         } else {
@@ -227,12 +241,12 @@ extension FrameKernels {
     /// x = 2^k·z with z in [0.6875, 1.375), the top eight bits of z pick one of 256
     /// subintervals with centre c, and log x = k·ln 2 + ln c + log1p(r) with
     /// r = z·(1/c) - 1, |r| < 0.00195. The table is `make_logarithm_table.py`'s; log1p(r)
-    /// is its Taylor series to r⁵ (the next term is below 1e-17). Without a fused
-    /// multiply-add, z·(1/c) rounds once, so near x = 1 the error is absolute (about 1e-16),
-    /// not relative: over 2·10^7 random inputs it stayed within 4.5e-16·max(1, |log x|) of
-    /// libm's. That is what the spectral sums need, as each logarithm enters them with an
-    /// absolute weight; `FrameKernelsTests` checks 1e-15. Zero and subnormal inputs (below
-    /// 2.2e-308) take libm's path.
+    /// is its Taylor series to r⁵ (the next term is below 1e-17). Near x = 1, ln c and
+    /// log1p(r) cancel, so the error is absolute (about 1e-16), not relative: over 2·10^7
+    /// random inputs it stayed within 2.3e-16·max(1, |log x|) of libm's with FMA (r in one
+    /// rounding) and 4.5e-16 without. That is what the spectral sums need, as each
+    /// logarithm enters them with an absolute weight; `FrameKernelsTests` checks 1e-15.
+    /// Zero and subnormal inputs (below 2.2e-308) take libm's path.
     @inline(__always)
     static func logarithm(_ v: Lanes) -> Lanes {
         if any(v .< Lanes(repeating: Double.leastNormalMagnitude)) {
@@ -259,18 +273,18 @@ extension FrameKernels {
         let i2 = Int(truncatingIfNeeded: entry[2]) &* 2, i3 = Int(truncatingIfNeeded: entry[3]) &* 2
         let inverseC = Lanes(logarithmTable[i0], logarithmTable[i1], logarithmTable[i2], logarithmTable[i3])
         let logC = Lanes(logarithmTable[i0 &+ 1], logarithmTable[i1 &+ 1], logarithmTable[i2 &+ 1], logarithmTable[i3 &+ 1])
-        let r = z * inverseC - Lanes(repeating: 1)
+        let r = multiplyAdd(z, inverseC, Lanes(repeating: -1))
         // log1p(r) - r = -r²/2 + r³/3 - r⁴/4 + r⁵/5, in a short chain.
         let r2 = r * r
         let c2 = Lanes(repeating: -0.5), c3 = Lanes(repeating: 1.0 / 3), c4 = Lanes(repeating: -0.25)
         let c5 = Lanes(repeating: 0.2)
-        let series = r2 * c2 + r * r2 * (c3 + r * c4 + r2 * c5)
-        // k·ln 2 in one rounding: |k| <= 1075, and next to ln c + log1p(r) that costs at most
-        // about 1.1e-16 relative. libm splits ln 2 in two for a correctly rounded last bit,
-        // which the spectral sums do not need; one multiply and add fewer per four bins took
-        // the spectrum pass from 2.815 to 2.745 ns per bin (harness).
+        let series = multiplyAdd(r2, c2, r * r2 * multiplyAdd(r2, c5, multiplyAdd(r, c4, c3)))
+        // k·ln 2 with one constant: |k| <= 1075, and next to ln c + log1p(r) that costs at
+        // most about 1.1e-16 relative. libm splits ln 2 in two for a correctly rounded last
+        // bit, which the spectral sums do not need; one multiply and add fewer per four bins
+        // took the spectrum pass from 2.815 to 2.745 ns per bin (harness).
         let ln2 = Lanes(repeating: 0x1.62e42fefa39efp-1)
-        return (k * ln2 + logC) + (r + series)
+        return multiplyAdd(k, ln2, logC) + (r + series)
     }
 
     @inline(never)
