@@ -292,15 +292,24 @@ extension FrameKernels {
         value == 0 ? -.infinity : Foundation.log(value)
     }
 
-    /// Σ values[range], four lanes at a time (bands and the SNR's noise bins).
+    /// Σ values[range], eight lanes at a time (bands and the SNR's noise bins).
+    ///
+    /// Why two accumulators: with one, each block waited for the previous block's add, and
+    /// the noise sum alone covers nearly every bin of every frame.
     static func sum(_ values: UnsafePointer<Double>, _ range: Range<Int>) -> Double {
         var lanes = Lanes(repeating: 0)
+        var more = Lanes(repeating: 0)
         var k = range.lowerBound
-        while k + 4 <= range.upperBound {
+        while k + 8 <= range.upperBound {
+            lanes += load(values, k)
+            more += load(values, k + 4)
+            k += 8
+        }
+        if k + 4 <= range.upperBound {
             lanes += load(values, k)
             k += 4
         }
-        var total = lanes.sum()
+        var total = (lanes + more).sum()
         while k < range.upperBound {
             total += values[k]
             k += 1
