@@ -131,6 +131,29 @@ struct FrameKernelsTests {
         }
     }
 
+    /// The time-domain pass, eight samples a step, against a plain scalar loop: the same
+    /// extremes and sign changes exactly (runs of each sign put crossings at every offset
+    /// within and between the blocks, zeros included), the sums to 1e-14 relative.
+    @Test(arguments: [16, 64, 1024])
+    func timeDomainSumsMatchAScalarLoop(count: Int) {
+        var generator = SplitMix64(seed: UInt64(count))
+        for trial in 0..<200 {
+            var sign = 1.0
+            let x = (0..<count).map { _ -> Double in
+                if Int.random(in: 0..<4, using: &generator) == 0 { sign = -sign }
+                return Int.random(in: 0..<50, using: &generator) == 0 ? 0 : sign * Double.random(in: 0.5..<2, using: &generator)
+            }
+            var crossings = 0
+            for n in 1..<count where (x[n - 1] >= 0) != (x[n] >= 0) { crossings += 1 }
+            let sum = x.reduce(0, +), squares = x.reduce(0) { $0 + $1 * $1 }
+            let got = x.withUnsafeBufferPointer { FrameKernels.timeDomainSums($0.baseAddress!, count: count) }
+            #expect(got.crossings == crossings, "trial \(trial)")
+            #expect(got.minimum == x.min()! && got.maximum == x.max()!, "trial \(trial)")
+            #expect(abs(got.sum - sum) <= 1e-14 * x.reduce(0) { $0 + abs($1) }, "trial \(trial)")
+            #expect(abs(got.sumOfSquares - squares) <= 1e-14 * squares, "trial \(trial)")
+        }
+    }
+
     /// The bandwidth comes from Σk²|X| - kc·Σk|X| without a pass around the centroid. That
     /// cancels most for a narrow peak far from DC: a pure tone near Nyquist. Against the
     /// two-pass definition on the same FFT it must stay within a hundredth of FEATURES.md's

@@ -9,7 +9,7 @@ import Foundation
 /// inside FEATURES.md's tolerances) and are deterministic. Where the CPU has FMA, a product
 /// added into a lane is one fused operation (`multiplyAdd`), so the `make build` binary and
 /// a portable build differ in the last bits; each is deterministic. Frame lengths are powers of two
-/// of at least 16, so the frame loops need no tail; the spectrum (N/2 + 1 bins) and the
+/// of at least 16, so the frame loops (eight samples a step) need no tail; the spectrum (N/2 + 1 bins) and the
 /// range sums handle their own.
 enum FrameKernels {
     typealias Lanes = SIMD4<Double>
@@ -36,57 +36,73 @@ enum FrameKernels {
     }
 
     /// Σx, Σx², min, max and the number of sign changes `(x[n-1] >= 0) != (x[n] >= 0)`.
+    ///
+    /// Why two blocks per step, each with its own Σx and Σx²: with one, every step waited
+    /// for the previous step's fused multiply-add (four cycles), not for the ports.
     static func timeDomainSums(_ x: UnsafePointer<Double>, count: Int) -> (sum: Double, sumOfSquares: Double, minimum: Double, maximum: Double, crossings: Int) {
-        var sum = Lanes(repeating: 0)
-        var squares = Lanes(repeating: 0)
+        var sum = (Lanes(repeating: 0), Lanes(repeating: 0))
+        var squares = (Lanes(repeating: 0), Lanes(repeating: 0))
         var minimum = Lanes(repeating: x[0])
         var maximum = Lanes(repeating: x[0])
         var crossings = SIMD4<Int64>(repeating: 0)
         let zero = Lanes(repeating: 0)
-        // The first lane of the first block compares x[0] with itself: no crossing.
-        var previous = Lanes(x[0], x[0], x[1], x[2])
-        var i = 0
-        while i < count {
-            let v = load(x, i)
-            sum += v
-            squares = multiplyAdd(v, v, squares)
+        @inline(__always)
+        func extremesAndCrossings(_ v: Lanes, _ previous: Lanes) {
             // Lane-wise select rather than pointwiseMin/Max, which perf showed as an
             // out-of-line call per iteration.
             minimum.replace(with: v, where: v .< minimum)
             maximum.replace(with: v, where: v .> maximum)
             let changed = (v .>= zero) .^ (previous .>= zero)
             crossings &+= SIMD4<Int64>(repeating: 0).replacing(with: 1, where: changed)
-            i += 4
+        }
+        // The first lane of the first block compares x[0] with itself: no crossing.
+        var previous = Lanes(x[0], x[0], x[1], x[2])
+        var i = 0
+        while i < count {
+            let v = load(x, i), w = load(x, i + 4)
+            sum.0 += v
+            sum.1 += w
+            squares.0 = multiplyAdd(v, v, squares.0)
+            squares.1 = multiplyAdd(w, w, squares.1)
+            extremesAndCrossings(v, previous)
+            extremesAndCrossings(w, load(x, i + 3))
+            i += 8
             if i < count { previous = load(x, i - 1) }
         }
-        return (sum.sum(), squares.sum(), minimum.min(), maximum.max(), Int(crossings.wrappedSum()))
+        return ((sum.0 + sum.1).sum(), (squares.0 + squares.1).sum(), minimum.min(), maximum.max(), Int(crossings.wrappedSum()))
     }
 
     /// Power sums Σd, Σd², Σd³, Σd⁴ of `d = (x - center) * scale`, and, in the same pass,
-    /// the windowed frame `x * w` for the FFT.
+    /// the windowed frame `x * w` for the FFT. Two blocks per step with separate sums, for
+    /// the reason `timeDomainSums` gives.
     static func momentsAndWindow(
         _ x: UnsafePointer<Double>, center: Double, scale: Double, window: UnsafePointer<Double>,
         windowed: UnsafeMutablePointer<Double>, count: Int
     ) -> (s1: Double, s2: Double, s3: Double, s4: Double) {
-        var s1 = Lanes(repeating: 0)
-        var s2 = Lanes(repeating: 0)
-        var s3 = Lanes(repeating: 0)
-        var s4 = Lanes(repeating: 0)
+        var s1 = (Lanes(repeating: 0), Lanes(repeating: 0))
+        var s2 = (Lanes(repeating: 0), Lanes(repeating: 0))
+        var s3 = (Lanes(repeating: 0), Lanes(repeating: 0))
+        var s4 = (Lanes(repeating: 0), Lanes(repeating: 0))
         let c = Lanes(repeating: center)
         let k = Lanes(repeating: scale)
         var i = 0
         while i < count {
-            let v = load(x, i)
+            let v = load(x, i), w = load(x, i + 4)
             store(v * load(window, i), windowed, i)
-            let d = (v - c) * k
-            let d2 = d * d
-            s1 += d
-            s2 += d2
-            s3 = multiplyAdd(d2, d, s3)
-            s4 = multiplyAdd(d2, d2, s4)
-            i += 4
+            store(w * load(window, i + 4), windowed, i + 4)
+            let d = (v - c) * k, e = (w - c) * k
+            let d2 = d * d, e2 = e * e
+            s1.0 += d
+            s1.1 += e
+            s2.0 += d2
+            s2.1 += e2
+            s3.0 = multiplyAdd(d2, d, s3.0)
+            s3.1 = multiplyAdd(e2, e, s3.1)
+            s4.0 = multiplyAdd(d2, d2, s4.0)
+            s4.1 = multiplyAdd(e2, e2, s4.1)
+            i += 8
         }
-        return (s1.sum(), s2.sum(), s3.sum(), s4.sum())
+        return ((s1.0 + s1.1).sum(), (s2.0 + s2.1).sum(), (s3.0 + s3.1).sum(), (s4.0 + s4.1).sum())
     }
 }
 
