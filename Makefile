@@ -15,7 +15,7 @@ deps:
 # On a CPU with AVX2 and FMA (x86-64 from about 2015 on, as this machine), `make build`
 # compiles for it: the SIMD4<Double> kernels become single 256-bit instructions, measured
 # +12% end to end (`sonde bench --versus-fft`, 1.11-1.17e8 -> 1.25-1.31e8 samples/s), and
-# the frame kernels' multiply-adds fuse (CFusedMultiplyAdd; the filter never does). A
+# the frame kernels' multiply-adds fuse (CKernelSupport; the filter never does). A
 # plain `swift build -c release`, and every other CPU, get the portable x86-64 baseline,
 # whose values differ from these in the last bits only. `make test` builds for the same
 # CPU as `make build`, so the tests check the code that ships.

@@ -39,13 +39,14 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
-        // Header-only: a fused multiply-add on SIMD4<Double>, which Swift cannot spell.
-        .target(name: "CFusedMultiplyAdd"),
+        // Header-only C for the frame kernels, which Swift cannot spell: a fused
+        // multiply-add on SIMD4<Double>, and whether the build has 256-bit registers.
+        .target(name: "CKernelSupport"),
         .target(name: "SondeCore"),
         .target(
             name: "SondeDSP",
             dependencies: [
-                "SondeCore", "CFFTW", "CFusedMultiplyAdd",
+                "SondeCore", "CFFTW", "CKernelSupport",
                 .product(name: "ComplexModule", package: "swift-numerics"),
             ],
             // Generate FrameKernels+LogarithmTable.swift and FFTWisdom.swift.
@@ -116,6 +117,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system && target.name != "CFusedMultiplyAdd" {
+for target in package.targets where target.type != .system && target.name != "CKernelSupport" {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

@@ -1,4 +1,4 @@
-import CFusedMultiplyAdd
+import CKernelSupport
 import Foundation
 
 /// The per-frame loops of `FeatureExtractor`, written over four SIMD lanes.
@@ -9,7 +9,7 @@ import Foundation
 /// inside FEATURES.md's tolerances) and are deterministic. Where the CPU has FMA, a product
 /// added into a lane is one fused operation (`multiplyAdd`), so the `make build` binary and
 /// a portable build differ in the last bits; each is deterministic. Frame lengths are powers of two
-/// of at least 16, so the frame loops (eight samples a step) need no tail; the spectrum (N/2 + 1 bins) and the
+/// of at least 16, so the frame loops (four or eight samples a step) need no tail; the spectrum (N/2 + 1 bins) and the
 /// range sums handle their own.
 enum FrameKernels {
     typealias Lanes = SIMD4<Double>
@@ -30,6 +30,12 @@ enum FrameKernels {
         sonde_multiply_add(a, b, c)
     }
 
+    /// Whether the build has 16 registers that hold a `SIMD4<Double>` each, so that a
+    /// kernel can keep two accumulators per sum (see `timeDomainSums`). A constant of the
+    /// build: each kernel compiles to one of its loops.
+    @inline(__always)
+    static var hasWideRegisters: Bool { SONDE_WIDE_VECTOR_REGISTERS != 0 }
+
     @inline(__always)
     static func store(_ value: Lanes, _ base: UnsafeMutablePointer<Double>, _ index: Int) {
         UnsafeMutableRawPointer(base + index).storeBytes(of: value, as: Lanes.self)
@@ -37,9 +43,12 @@ enum FrameKernels {
 
     /// Σx, Σx², min, max and the number of sign changes `(x[n-1] >= 0) != (x[n] >= 0)`.
     ///
-    /// Why two blocks per step, each with its own Σx and Σx²: with one, every step waited
-    /// for the previous step's fused multiply-add (four cycles), not for the ports.
+    /// Why two blocks per step with wide registers, each with its own Σx and Σx²: with one,
+    /// every step waited for the previous step's fused multiply-add (four cycles), not for
+    /// the ports (release harness, N = 1024: 321 -> 213 ns a frame). With SSE's registers
+    /// the extra sums spill (705 -> 757 ns), so there it is one block a step.
     static func timeDomainSums(_ x: UnsafePointer<Double>, count: Int) -> (sum: Double, sumOfSquares: Double, minimum: Double, maximum: Double, crossings: Int) {
+        guard hasWideRegisters else { return timeDomainSumsOneBlockAStep(x, count: count) }
         var sum = (Lanes(repeating: 0), Lanes(repeating: 0))
         var squares = (Lanes(repeating: 0), Lanes(repeating: 0))
         var minimum = Lanes(repeating: x[0])
@@ -72,9 +81,34 @@ enum FrameKernels {
         return ((sum.0 + sum.1).sum(), (squares.0 + squares.1).sum(), minimum.min(), maximum.max(), Int(crossings.wrappedSum()))
     }
 
+    /// `timeDomainSums` for SSE's registers.
+    private static func timeDomainSumsOneBlockAStep(_ x: UnsafePointer<Double>, count: Int) -> (sum: Double, sumOfSquares: Double, minimum: Double, maximum: Double, crossings: Int) {
+        var sum = Lanes(repeating: 0)
+        var squares = Lanes(repeating: 0)
+        var minimum = Lanes(repeating: x[0])
+        var maximum = Lanes(repeating: x[0])
+        var crossings = SIMD4<Int64>(repeating: 0)
+        let zero = Lanes(repeating: 0)
+        var previous = Lanes(x[0], x[0], x[1], x[2])
+        var i = 0
+        while i < count {
+            let v = load(x, i)
+            sum += v
+            squares = multiplyAdd(v, v, squares)
+            minimum.replace(with: v, where: v .< minimum)
+            maximum.replace(with: v, where: v .> maximum)
+            let changed = (v .>= zero) .^ (previous .>= zero)
+            crossings &+= SIMD4<Int64>(repeating: 0).replacing(with: 1, where: changed)
+            i += 4
+            if i < count { previous = load(x, i - 1) }
+        }
+        return (sum.sum(), squares.sum(), minimum.min(), maximum.max(), Int(crossings.wrappedSum()))
+    }
+
     /// Power sums Σd, Σd², Σd³, Σd⁴ of `d = (x - center) * scale`, and, in the same pass,
-    /// the windowed frame `x * w` for the FFT. Two blocks per step with separate sums, for
-    /// the reason `timeDomainSums` gives.
+    /// the windowed frame `x * w` for the FFT. With wide registers two blocks a step, each
+    /// with its own sums, for the reason `timeDomainSums` gives (harness, N = 1024: 349 ->
+    /// 250 ns a frame; with SSE's registers it would be 483 -> 907 ns).
     static func momentsAndWindow(
         _ x: UnsafePointer<Double>, center: Double, scale: Double, window: UnsafePointer<Double>,
         windowed: UnsafeMutablePointer<Double>, count: Int
@@ -85,22 +119,28 @@ enum FrameKernels {
         var s4 = (Lanes(repeating: 0), Lanes(repeating: 0))
         let c = Lanes(repeating: center)
         let k = Lanes(repeating: scale)
+        let step = hasWideRegisters ? 8 : 4
         var i = 0
         while i < count {
-            let v = load(x, i), w = load(x, i + 4)
+            let v = load(x, i)
             store(v * load(window, i), windowed, i)
-            store(w * load(window, i + 4), windowed, i + 4)
-            let d = (v - c) * k, e = (w - c) * k
-            let d2 = d * d, e2 = e * e
+            let d = (v - c) * k
+            let d2 = d * d
             s1.0 += d
-            s1.1 += e
             s2.0 += d2
-            s2.1 += e2
             s3.0 = multiplyAdd(d2, d, s3.0)
-            s3.1 = multiplyAdd(e2, e, s3.1)
             s4.0 = multiplyAdd(d2, d2, s4.0)
-            s4.1 = multiplyAdd(e2, e2, s4.1)
-            i += 8
+            if hasWideRegisters {
+                let w = load(x, i + 4)
+                store(w * load(window, i + 4), windowed, i + 4)
+                let e = (w - c) * k
+                let e2 = e * e
+                s1.1 += e
+                s2.1 += e2
+                s3.1 = multiplyAdd(e2, e, s3.1)
+                s4.1 = multiplyAdd(e2, e2, s4.1)
+            }
+            i += step
         }
         return ((s1.0 + s1.1).sum(), (s2.0 + s2.1).sum(), (s3.0 + s3.1).sum(), (s4.0 + s4.1).sum())
     }
