@@ -131,26 +131,41 @@ struct FrameKernelsTests {
         }
     }
 
-    /// The time-domain pass, eight samples a step, against a plain scalar loop: the same
-    /// extremes and sign changes exactly (runs of each sign put crossings at every offset
-    /// within and between the blocks, zeros included), the sums to 1e-14 relative.
+    /// The one pass over a frame against plain scalar loops: the same extremes, sign changes
+    /// and windowed samples exactly (runs of each sign put crossings at every offset within
+    /// and between the blocks, zeros of both signs included), the power sums to 1e-14.
     @Test(arguments: [16, 64, 1024])
-    func timeDomainSumsMatchAScalarLoop(count: Int) {
+    func frameSumsMatchScalarLoops(count: Int) {
         var generator = SplitMix64(seed: UInt64(count))
+        let window = (0..<count).map { _ in Double.random(in: 0..<1, using: &generator) }
         for trial in 0..<200 {
             var sign = 1.0
             let x = (0..<count).map { _ -> Double in
                 if Int.random(in: 0..<4, using: &generator) == 0 { sign = -sign }
-                return Int.random(in: 0..<50, using: &generator) == 0 ? 0 : sign * Double.random(in: 0.5..<2, using: &generator)
+                guard Int.random(in: 0..<50, using: &generator) != 0 else { return Bool.random(using: &generator) ? 0 : -0.0 }
+                return sign * Double.random(in: 0.5..<2, using: &generator)
             }
+            let center = Double.random(in: -1..<1, using: &generator), scale = 0.25
             var crossings = 0
             for n in 1..<count where (x[n - 1] >= 0) != (x[n] >= 0) { crossings += 1 }
-            let sum = x.reduce(0, +), squares = x.reduce(0) { $0 + $1 * $1 }
-            let got = x.withUnsafeBufferPointer { FrameKernels.timeDomainSums($0.baseAddress!, count: count) }
+            let d = x.map { ($0 - center) * scale }
+            let want = (1...4).map { power in d.reduce(0) { $0 + pow($1, Double(power)) } }
+            let bound = (1...4).map { power in 1e-14 * d.reduce(0) { $0 + pow(abs($1), Double(power)) } }
+            var windowed = [Double](repeating: .nan, count: count)
+            let got = x.withUnsafeBufferPointer { x in
+                window.withUnsafeBufferPointer { w in
+                    windowed.withUnsafeMutableBufferPointer { out in
+                        FrameKernels.frameSums(
+                            x.baseAddress!, center: center, scale: scale, window: w.baseAddress!, windowed: out.baseAddress!, count: count)
+                    }
+                }
+            }
             #expect(got.crossings == crossings, "trial \(trial)")
             #expect(got.minimum == x.min()! && got.maximum == x.max()!, "trial \(trial)")
-            #expect(abs(got.sum - sum) <= 1e-14 * x.reduce(0) { $0 + abs($1) }, "trial \(trial)")
-            #expect(abs(got.sumOfSquares - squares) <= 1e-14 * squares, "trial \(trial)")
+            #expect(windowed == zip(x, window).map { $0 * $1 }, "trial \(trial)")
+            for (index, value) in [got.s1, got.s2, got.s3, got.s4].enumerated() {
+                #expect(abs(value - want[index]) <= bound[index], "trial \(trial), s\(index + 1)")
+            }
         }
     }
 

@@ -6,9 +6,9 @@
 // SIMD4<Double> takes two of its 16 SSE registers. Swift has no test for the target's
 // features, and Clang sees the same target as the Swift code that imports this.
 //
-// Why the frame kernels ask: with wide registers, two accumulators per sum hide the
-// four-cycle latency of a fused multiply-add (release harness, N = 1024: time-domain pass
-// 321 -> 213 ns, moments 349 -> 250 ns); with SSE they spill (705 -> 757 and 483 -> 907).
+// Why the frame kernels ask: with wide registers, the time-domain sums, the moments and
+// the window fit one pass over the frame (release harness, N = 1024: 332 ns a frame,
+// against 446 in two passes); with SSE that pass spills (1140 ns) and two passes take 410.
 #if defined(__AVX__)
 #define SONDE_WIDE_VECTOR_REGISTERS 1
 #else

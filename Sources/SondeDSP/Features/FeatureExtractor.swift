@@ -93,47 +93,62 @@ public final class FeatureExtractor {
 
     // MARK: - Time domain (section 4)
 
-    /// Fills the time-domain features, writes the windowed frame into the FFT input (unless
-    /// the frame is flat), and returns the frame's value if it is flat.
+    /// Fills the time-domain features, writes the windowed frame into the FFT input, and
+    /// returns the frame's value if it is flat.
+    ///
+    /// The moments are power sums of deviations from a center, as a two-pass method takes
+    /// them from the mean (raw power sums lose everything on offsets like 9.81 + a small
+    /// vibration). Here the center is a guess, the mean of sixteen samples spread over the
+    /// frame, so that one pass over the frame does (`FrameKernels.frameSums`); Σd then
+    /// gives the mean's offset δ from the center, and the moments are shifted to the mean
+    /// exactly. Shifting costs about (1 + δ²/m2)² units in the last place of m4, so a guess
+    /// more than four standard deviations off (an impulse the sixteen samples happened to
+    /// hit) is not used: the pass is repeated around the mean it found, as a two-pass
+    /// method would. So is a guessed scale too far from the frame's peak.
     private func measureTimeDomain(_ frame: UnsafeBufferPointer<Double>, into features: inout FrameFeatures) -> Double? {
         guard let x = frame.baseAddress else { return nil }
-        let n = Double(length)
-        let sums = FrameKernels.timeDomainSums(x, count: length)
-        if sums.maximum == sums.minimum {
-            // A flat frame: the exact values, not the rounding of N additions (which would
-            // make the skewness cut-off below depend on summation order).
-            let c = sums.maximum
-            features.mean = c
-            features.rms = abs(c)
-            features.peak = abs(c)
-            features.crestFactor = c == 0 ? 0 : 1
-            return c
-        }
-        let roughMean = sums.sum / n
-        let rms = (sums.sumOfSquares / n).squareRoot()
-        let peak = Swift.max(abs(sums.maximum), abs(sums.minimum))
-        features.rms = rms
-        features.peak = peak
-        features.peakToPeak = sums.maximum - sums.minimum
-        features.crestFactor = rms == 0 ? 0 : peak / rms
-        features.zeroCrossingRate = Double(sums.crossings) / Double(length - 1)
-
-        // Deviations are scaled by a power of two near 1/peak (exact) so that m2^1.5 and m2²
-        // neither underflow for tiny signals nor overflow for huge ones.
-        let scale = Double(sign: .plus, exponent: -peak.exponent, significand: 1)
-        var mean = roughMean
-        window.coefficients.withUnsafeBufferPointer { w in
-            guard let w = w.baseAddress else { return }
-            guard needsMoments || needsSpectrum else { return }
-            // Second pass from the mean: raw power sums lose everything on offsets like
-            // 9.81 + a small vibration. Σd corrects the mean for the rounding of the first
-            // pass, and the moments are shifted to the corrected mean exactly.
-            let p = FrameKernels.momentsAndWindow(x, center: roughMean, scale: scale, window: w, windowed: fftInput.base, count: length)
-            let delta = p.s1 / n
-            mean = roughMean + delta / scale
-            guard needsMoments else { return }
-            let r2 = p.s2 / n, r3 = p.s3 / n, r4 = p.s4 / n
-            let m2 = Swift.max(r2 - delta * delta, 0)
+        return window.coefficients.withUnsafeBufferPointer { w -> Double? in
+            guard let w = w.baseAddress else { return nil }
+            let n = Double(length)
+            var (center, scale) = guessCenterAndScale(x)
+            var sums = FrameKernels.frameSums(x, center: center, scale: scale, window: w, windowed: fftInput.base, count: length)
+            if sums.maximum == sums.minimum {
+                // A flat frame: the exact values, not the rounding of N additions (which
+                // would make the skewness cut-off below depend on summation order).
+                let c = sums.maximum
+                features.mean = c
+                features.rms = abs(c)
+                features.peak = abs(c)
+                features.crestFactor = c == 0 ? 0 : 1
+                return c
+            }
+            let peak = Swift.max(abs(sums.maximum), abs(sums.minimum))
+            // Deviations are scaled by a power of two near 1/peak (exact), so that m2^1.5
+            // and m2² neither underflow for tiny signals nor overflow for huge ones.
+            let peakScale = Self.powerOfTwoScale(for: peak)
+            var delta = sums.s1 / n
+            var m2 = sums.s2 / n - delta * delta
+            let scaleIsClose = abs(scale.exponent - peakScale.exponent) <= 32
+            if !(delta * delta <= 16 * m2) || !scaleIsClose {
+                center += delta / scale
+                scale = peakScale
+                sums = FrameKernels.frameSums(x, center: center, scale: scale, window: w, windowed: fftInput.base, count: length)
+                delta = sums.s1 / n
+                m2 = sums.s2 / n - delta * delta
+            }
+            m2 = Swift.max(m2, 0)
+            let mean = center + delta / scale
+            // Σx²/N = mean² + m2, both terms non-negative, computed in scaled units.
+            let scaledMean = center * scale + delta
+            let rms = (scaledMean * scaledMean + m2).squareRoot() / scale
+            features.mean = mean
+            features.rms = rms
+            features.peak = peak
+            features.peakToPeak = sums.maximum - sums.minimum
+            features.crestFactor = rms == 0 ? 0 : peak / rms
+            features.zeroCrossingRate = Double(sums.crossings) / Double(length - 1)
+            guard needsMoments else { return nil }
+            let r2 = sums.s2 / n, r3 = sums.s3 / n, r4 = sums.s4 / n
             let m3 = r3 - 3 * delta * r2 + 2 * delta * delta * delta
             let m4 = r4 - 4 * delta * r3 + 6 * delta * delta * r2 - 3 * delta * delta * delta * delta
             features.std = m2.squareRoot() / scale
@@ -142,9 +157,28 @@ public final class FeatureExtractor {
             let degenerate = m2 <= limit * limit
             features.skewness = degenerate ? 0 : m3 / (m2 * m2.squareRoot())
             features.kurtosis = degenerate ? 0 : m4 / (m2 * m2)
+            return nil
         }
-        features.mean = mean
-        return nil
+    }
+
+    /// The mean of sixteen samples spread over the frame, and a power of two near 1/their
+    /// largest magnitude: the first pass's center and scale.
+    private func guessCenterAndScale(_ x: UnsafePointer<Double>) -> (center: Double, scale: Double) {
+        let stride = length / 16
+        var total = 0.0
+        var largest = 0.0
+        for j in 0..<16 {
+            let v = x[j * stride]
+            total += v
+            largest = Swift.max(largest, abs(v))
+        }
+        return (total / 16, Self.powerOfTwoScale(for: largest))
+    }
+
+    /// 2^-e for the binary exponent e of `magnitude` (1 for 0), kept finite and normal.
+    private static func powerOfTwoScale(for magnitude: Double) -> Double {
+        guard magnitude > 0, magnitude.isFinite else { return 1 }
+        return Double(sign: .plus, exponent: Swift.min(Swift.max(-magnitude.exponent, -1022), 1023), significand: 1)
     }
 
     // MARK: - Spectrum (section 5)

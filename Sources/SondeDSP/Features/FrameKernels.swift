@@ -30,9 +30,9 @@ enum FrameKernels {
         sonde_multiply_add(a, b, c)
     }
 
-    /// Whether the build has 16 registers that hold a `SIMD4<Double>` each, so that a
-    /// kernel can keep two accumulators per sum (see `timeDomainSums`). A constant of the
-    /// build: each kernel compiles to one of its loops.
+    /// Whether the build has 16 registers that hold a `SIMD4<Double>` each, enough for
+    /// `frameSums` to do a frame in one pass. A constant of the build: the kernel compiles
+    /// to one of its loops.
     @inline(__always)
     static var hasWideRegisters: Bool { SONDE_WIDE_VECTOR_REGISTERS != 0 }
 
@@ -41,108 +41,113 @@ enum FrameKernels {
         UnsafeMutableRawPointer(base + index).storeBytes(of: value, as: Lanes.self)
     }
 
-    /// Σx, Σx², min, max and the number of sign changes `(x[n-1] >= 0) != (x[n] >= 0)`.
+    /// What one pass over a frame gathers for the time-domain features.
+    struct FrameSums {
+        /// Σd, Σd², Σd³, Σd⁴ of the deviations `d = (x - center) * scale`
+        var s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0
+        var minimum = 0.0, maximum = 0.0
+        /// Sign changes `(x[n-1] >= 0) != (x[n] >= 0)`
+        var crossings = 0
+    }
+
+    /// Power sums of the deviations from `center`, scaled by `scale`, the extremes and the
+    /// sign changes of a frame, and, in the same pass, the windowed frame `x * w` for the FFT.
     ///
-    /// Why two blocks per step with wide registers, each with its own Σx and Σx²: with one,
-    /// every step waited for the previous step's fused multiply-add (four cycles), not for
-    /// the ports (release harness, N = 1024: 321 -> 213 ns a frame). With SSE's registers
-    /// the extra sums spill (705 -> 757 ns), so there it is one block a step.
-    static func timeDomainSums(_ x: UnsafePointer<Double>, count: Int) -> (sum: Double, sumOfSquares: Double, minimum: Double, maximum: Double, crossings: Int) {
-        guard hasWideRegisters else { return timeDomainSumsOneBlockAStep(x, count: count) }
-        var sum = (Lanes(repeating: 0), Lanes(repeating: 0))
-        var squares = (Lanes(repeating: 0), Lanes(repeating: 0))
-        var minimum = Lanes(repeating: x[0])
-        var maximum = Lanes(repeating: x[0])
-        var crossings = SIMD4<Int64>(repeating: 0)
-        let zero = Lanes(repeating: 0)
-        @inline(__always)
-        func extremesAndCrossings(_ v: Lanes, _ previous: Lanes) {
-            // Lane-wise select rather than pointwiseMin/Max, which perf showed as an
-            // out-of-line call per iteration.
-            minimum.replace(with: v, where: v .< minimum)
-            maximum.replace(with: v, where: v .> maximum)
-            let changed = (v .>= zero) .^ (previous .>= zero)
-            crossings &+= SIMD4<Int64>(repeating: 0).replacing(with: 1, where: changed)
+    /// Why one pass: the frame arrives from the framer's core, so the first pass over it
+    /// pays for bringing it into this core's cache, and two passes (Σx first, for a center,
+    /// then the moments around it) cost that twice. The caller guesses the center instead
+    /// and repeats the pass around the mean when the guess was poor (`FeatureExtractor`).
+    /// Eight samples a step, one accumulator per sum fed by both blocks: the step is long
+    /// enough that no sum's latency limits it, and more accumulators spilled registers
+    /// (release harness, N = 1024, AVX2: 332 ns a frame, against 446 for the two passes).
+    static func frameSums(
+        _ x: UnsafePointer<Double>, center: Double, scale: Double, window: UnsafePointer<Double>,
+        windowed: UnsafeMutablePointer<Double>, count: Int
+    ) -> FrameSums {
+        guard hasWideRegisters else {
+            return frameSumsInTwoPasses(x, center: center, scale: scale, window: window, windowed: windowed, count: count)
         }
-        // The first lane of the first block compares x[0] with itself: no crossing.
-        var previous = Lanes(x[0], x[0], x[1], x[2])
+        var s1 = Lanes(repeating: 0), s2 = Lanes(repeating: 0), s3 = Lanes(repeating: 0), s4 = Lanes(repeating: 0)
+        var extremes = Extremes(x)
+        let c = Lanes(repeating: center)
+        let k = Lanes(repeating: scale)
         var i = 0
         while i < count {
             let v = load(x, i), w = load(x, i + 4)
-            sum.0 += v
-            sum.1 += w
-            squares.0 = multiplyAdd(v, v, squares.0)
-            squares.1 = multiplyAdd(w, w, squares.1)
-            extremesAndCrossings(v, previous)
-            extremesAndCrossings(w, load(x, i + 3))
+            store(v * load(window, i), windowed, i)
+            store(w * load(window, i + 4), windowed, i + 4)
+            let d = (v - c) * k, e = (w - c) * k
+            let d2 = d * d, e2 = e * e
+            s1 += d + e
+            s2 += d2 + e2
+            s3 += multiplyAdd(e2, e, d2 * d)
+            s4 += multiplyAdd(e2, e2, d2 * d2)
+            extremes.add(v, w)
             i += 8
-            if i < count { previous = load(x, i - 1) }
         }
-        return ((sum.0 + sum.1).sum(), (squares.0 + squares.1).sum(), minimum.min(), maximum.max(), Int(crossings.wrappedSum()))
+        return extremes.sums(s1: s1.sum(), s2: s2.sum(), s3: s3.sum(), s4: s4.sum())
     }
 
-    /// `timeDomainSums` for SSE's registers.
-    private static func timeDomainSumsOneBlockAStep(_ x: UnsafePointer<Double>, count: Int) -> (sum: Double, sumOfSquares: Double, minimum: Double, maximum: Double, crossings: Int) {
-        var sum = Lanes(repeating: 0)
-        var squares = Lanes(repeating: 0)
-        var minimum = Lanes(repeating: x[0])
-        var maximum = Lanes(repeating: x[0])
-        var crossings = SIMD4<Int64>(repeating: 0)
-        let zero = Lanes(repeating: 0)
-        var previous = Lanes(x[0], x[0], x[1], x[2])
-        var i = 0
-        while i < count {
-            let v = load(x, i)
-            sum += v
-            squares = multiplyAdd(v, v, squares)
-            minimum.replace(with: v, where: v .< minimum)
-            maximum.replace(with: v, where: v .> maximum)
-            let changed = (v .>= zero) .^ (previous .>= zero)
-            crossings &+= SIMD4<Int64>(repeating: 0).replacing(with: 1, where: changed)
-            i += 4
-            if i < count { previous = load(x, i - 1) }
-        }
-        return (sum.sum(), squares.sum(), minimum.min(), maximum.max(), Int(crossings.wrappedSum()))
-    }
-
-    /// Power sums Σd, Σd², Σd³, Σd⁴ of `d = (x - center) * scale`, and, in the same pass,
-    /// the windowed frame `x * w` for the FFT. With wide registers two blocks a step, each
-    /// with its own sums, for the reason `timeDomainSums` gives (harness, N = 1024: 349 ->
-    /// 250 ns a frame; with SSE's registers it would be 483 -> 907 ns).
-    static func momentsAndWindow(
+    /// `frameSums` for SSE's registers, which the one pass spilled (harness, portable
+    /// build: 1140 ns a frame, against 410 in two passes).
+    private static func frameSumsInTwoPasses(
         _ x: UnsafePointer<Double>, center: Double, scale: Double, window: UnsafePointer<Double>,
         windowed: UnsafeMutablePointer<Double>, count: Int
-    ) -> (s1: Double, s2: Double, s3: Double, s4: Double) {
-        var s1 = (Lanes(repeating: 0), Lanes(repeating: 0))
-        var s2 = (Lanes(repeating: 0), Lanes(repeating: 0))
-        var s3 = (Lanes(repeating: 0), Lanes(repeating: 0))
-        var s4 = (Lanes(repeating: 0), Lanes(repeating: 0))
+    ) -> FrameSums {
+        var extremes = Extremes(x)
+        var i = 0
+        while i < count {
+            extremes.add(load(x, i), load(x, i + 4))
+            i += 8
+        }
+        var s1 = Lanes(repeating: 0), s2 = Lanes(repeating: 0), s3 = Lanes(repeating: 0), s4 = Lanes(repeating: 0)
         let c = Lanes(repeating: center)
         let k = Lanes(repeating: scale)
-        let step = hasWideRegisters ? 8 : 4
-        var i = 0
+        i = 0
         while i < count {
             let v = load(x, i)
             store(v * load(window, i), windowed, i)
             let d = (v - c) * k
             let d2 = d * d
-            s1.0 += d
-            s2.0 += d2
-            s3.0 = multiplyAdd(d2, d, s3.0)
-            s4.0 = multiplyAdd(d2, d2, s4.0)
-            if hasWideRegisters {
-                let w = load(x, i + 4)
-                store(w * load(window, i + 4), windowed, i + 4)
-                let e = (w - c) * k
-                let e2 = e * e
-                s1.1 += e
-                s2.1 += e2
-                s3.1 = multiplyAdd(e2, e, s3.1)
-                s4.1 = multiplyAdd(e2, e2, s4.1)
-            }
-            i += step
+            s1 += d
+            s2 += d2
+            s3 = multiplyAdd(d2, d, s3)
+            s4 = multiplyAdd(d2, d2, s4)
+            i += 4
         }
-        return ((s1.0 + s1.1).sum(), (s2.0 + s2.1).sum(), (s3.0 + s3.1).sum(), (s4.0 + s4.1).sum())
+        return extremes.sums(s1: s1.sum(), s2: s2.sum(), s3: s3.sum(), s4: s4.sum())
+    }
+
+    /// Running minimum, maximum and sign changes, eight samples at a time.
+    private struct Extremes {
+        var minimum: Lanes
+        var maximum: Lanes
+        var crossings = 0
+        /// Whether the sample before the next block is >= 0 (x[0] itself at first, which
+        /// makes no change).
+        var previousBit: Int
+
+        @inline(__always)
+        init(_ x: UnsafePointer<Double>) {
+            minimum = Lanes(repeating: x[0])
+            maximum = minimum
+            previousBit = x[0] >= 0 ? 1 : 0
+        }
+
+        @inline(__always)
+        mutating func add(_ v: Lanes, _ w: Lanes) {
+            minimum = sonde_lesser(sonde_lesser(v, w), minimum)
+            maximum = sonde_greater(sonde_greater(v, w), maximum)
+            let bits = Int(sonde_nonnegative_lanes(v)) | Int(sonde_nonnegative_lanes(w)) << 4
+            // Bit j of bits ^ (bits << 1 | previous) is a change between samples j - 1 and j.
+            crossings &+= ((bits ^ (bits << 1 | previousBit)) & 0xff).nonzeroBitCount
+            previousBit = bits >> 7
+        }
+
+        @inline(__always)
+        func sums(s1: Double, s2: Double, s3: Double, s4: Double) -> FrameSums {
+            FrameSums(s1: s1, s2: s2, s3: s3, s4: s4, minimum: minimum.min(), maximum: maximum.max(), crossings: crossings)
+        }
     }
 }
 
