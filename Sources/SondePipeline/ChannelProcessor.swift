@@ -9,7 +9,7 @@ final class ChannelProcessor {
     private let frameLength: Int
     private let hop: Int
     /// Where full blocks go to the workers and fresh ones come from.
-    private let pool: SampleBlockPool
+    private let pool: Pool<SampleBlock>
     /// Filtered samples from the start of the next frame onward, in `history.samples`.
     private var history: SampleBlock
     private var historyCount = 0
@@ -25,17 +25,17 @@ final class ChannelProcessor {
     ///   - pool: blocks of `blockCapacity(...)` samples; nil for a private one.
     init(
         filter: FilterChain, extractor: FeatureExtractor?, frameLength: Int, hop: Int, maximumBlock: Int, framesHeld: Int = 1,
-        pool: SampleBlockPool? = nil
+        pool: Pool<SampleBlock>? = nil
     ) {
         self.filter = filter
         self.extractor = extractor
         self.frameLength = frameLength
         self.hop = hop
         let capacity = Self.blockCapacity(frameLength: frameLength, hop: hop, maximumBlock: maximumBlock, framesHeld: framesHeld)
-        let pool = pool ?? SampleBlockPool(blockCapacity: capacity, limit: 1)
-        precondition(pool.blockCapacity >= capacity, "sample blocks too small for these settings")
+        let pool = pool ?? .sampleBlocks(capacity: capacity, limit: 1)
         self.pool = pool
         history = pool.take()
+        precondition(history.samples.count >= capacity, "sample blocks too small for these settings")
     }
 
     /// Gathers this channel's samples out of an interleaved block and filters them.

@@ -42,7 +42,7 @@ final class ResultSlot<Value: Sendable>: Sendable {
         waiter?.resume(returning: nil)
     }
 
-    /// Makes a slot whose value has been read ready for another job (`ResultSlotPool`).
+    /// Makes a slot whose value has been read ready for another job (`Pool.resultSlots`).
     /// Only its reader may call this, after `value()` returned: the worker that filled it
     /// no longer touches it then.
     func reset() {
@@ -71,26 +71,10 @@ final class ResultSlot<Value: Sendable>: Sendable {
     }
 }
 
-/// Result slots handed back by the exporter once read, and handed out again for later
-/// jobs: a slot per channel per job was an allocation per job (perf's malloc probe).
-final class ResultSlotPool<Value: Sendable>: Sendable {
-    private let slots = Mutex<[ResultSlot<Value>]>([])
-    /// Slots kept at most; the queues bound how many are in flight.
-    private let limit: Int
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    func take() -> ResultSlot<Value> {
-        slots.withLock { $0.popLast() } ?? ResultSlot()
-    }
-
-    /// Takes back a slot whose value `value()` has returned.
-    func recycle(_ slot: ResultSlot<Value>) {
-        slot.reset()
-        slots.withLock { slots in
-            if slots.count < limit { slots.append(slot) }
-        }
+extension Pool {
+    /// Result slots handed back by the exporter once read, and handed out again for later
+    /// jobs: a slot per channel per job was an allocation per job (perf's malloc probe).
+    static func resultSlots<Value>(limit: Int) -> Pool<ResultSlot<Value>> where Item == ResultSlot<Value> {
+        Pool(limit: limit, make: { ResultSlot() }, reset: { $0.reset() })
     }
 }

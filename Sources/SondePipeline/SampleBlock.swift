@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One channel's filtered samples for a job: written by the framer, then measured by a
 /// worker, then returned to its pool. One owner at a time, handed on through the queues.
 final class SampleBlock: @unchecked Sendable {
@@ -14,27 +12,11 @@ final class SampleBlock: @unchecked Sendable {
     deinit { samples.deallocate() }
 }
 
-/// Sample blocks of one size, reused: a running pipeline takes its blocks from here
-/// instead of the allocator (half a megabyte each, which malloc would map and unmap).
-final class SampleBlockPool: Sendable {
-    let blockCapacity: Int
-    private let blocks = Mutex<[SampleBlock]>([])
-    /// Blocks kept at most; the queues bound how many are in flight.
-    private let limit: Int
-
-    init(blockCapacity: Int, limit: Int) {
-        self.blockCapacity = blockCapacity
-        self.limit = limit
-    }
-
-    func take() -> SampleBlock {
-        blocks.withLock { $0.popLast() } ?? SampleBlock(capacity: blockCapacity)
-    }
-
-    func recycle(_ block: SampleBlock) {
-        precondition(block.samples.count == blockCapacity, "a block from another pool")
-        blocks.withLock { blocks in
-            if blocks.count < limit { blocks.append(block) }
-        }
+extension Pool {
+    /// Sample blocks of one size (half a megabyte each, which malloc would map and unmap).
+    static func sampleBlocks(capacity: Int, limit: Int) -> Pool<SampleBlock> where Item == SampleBlock {
+        Pool(limit: limit, make: { SampleBlock(capacity: capacity) }, reset: { block in
+            precondition(block.samples.count == capacity, "a block from another pool")
+        })
     }
 }

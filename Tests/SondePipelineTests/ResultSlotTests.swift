@@ -6,7 +6,7 @@ import Testing
 /// and read like a fresh one, whichever side comes first.
 @Suite struct ResultSlotTests {
     @Test func aRecycledSlotIsPendingAndWorksAgain() async {
-        let pool = ResultSlotPool<Int>(limit: 4)
+        let pool = Pool<ResultSlot<Int>>.resultSlots(limit: 4)
         let slot = pool.take()
         slot.fulfil(1)
         #expect(await slot.value() == 1)
