@@ -138,8 +138,9 @@ public final class FeatureExtractor {
             }
             m2 = Swift.max(m2, 0)
             let mean = center + delta / scale
-            // Σx²/N = mean² + m2, both terms non-negative, computed in scaled units.
-            let scaledMean = center * scale + delta
+            // Σx²/N = mean² + m2, both terms non-negative, in scaled units (scaling by a
+            // power of two is exact).
+            let scaledMean = mean * scale
             let rms = (scaledMean * scaledMean + m2).squareRoot() / scale
             features.mean = mean
             features.rms = rms
