@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SondeAccounts", targets: ["SondeAccounts"]),
         .library(name: "SondeMeasurements", targets: ["SondeMeasurements"]),
         .library(name: "SondeStore", targets: ["SondeStore"]),
+        .library(name: "SondeBatch", targets: ["SondeBatch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -81,10 +82,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Batch runs: one output or one per input (`--output-dir`), manifests, shards, merge.
+        .target(name: "SondeBatch", dependencies: ["SondeCore", "SondeIO", "SondePipeline"]),
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch",
                 "SondeAccounts", "SondeMeasurements", "SondeStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

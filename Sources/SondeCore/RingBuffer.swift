@@ -144,6 +144,18 @@ public final class RingBuffer: @unchecked Sendable {
 
     public var isCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
 
+    /// Empties the ring for its next producer and consumer (the next input of a dataset),
+    /// so its storage is allocated and faulted in once per run, not once per input. Only
+    /// while neither side uses it.
+    public func reset() {
+        precondition(waiters.withLock { $0.producer == nil && $0.consumer == nil }, "reset while a side is waiting")
+        writePosition.store(0, ordering: .sequentiallyConsistent)
+        readPosition.store(0, ordering: .sequentiallyConsistent)
+        closed.store(false, ordering: .sequentiallyConsistent)
+        cancelled.store(false, ordering: .sequentiallyConsistent)
+        hasWaiter.store(false, ordering: .sequentiallyConsistent)
+    }
+
     // MARK: Consumer
 
     /// Copies up to `buffer.count` samples out and returns how many (0 when empty).

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Runs one fixed blocking call (a file read, a write to a pipe) again and again on a
-/// thread of its own, so it never occupies one of the cooperative pool's threads, which
-/// are as many as the cores.
+/// Runs one blocking call (a file read, a write to a pipe) again and again on a thread of
+/// its own, so it never occupies one of the cooperative pool's threads, which are as many
+/// as the cores. The call can be replaced between runs, so one thread serves input after
+/// input of a dataset.
 ///
 /// Why a thread of its own rather than a dispatch queue: each `queue.async` with a closure,
 /// and the continuation around it, allocated (perf's malloc probe: seven allocations per
@@ -15,7 +16,7 @@ final class BlockingThread<Value: Sendable>: Stoppable, @unchecked Sendable {
     // @unchecked: `requested`, `waiter`, `stopped` and `running` are only touched with
     // `condition` locked.
     private let condition = NSCondition()
-    private let call: @Sendable () throws -> Value
+    private var call: @Sendable () throws -> Value
     private var requested = false
     private var waiter: UnsafeContinuation<Value?, any Error>?
     private var stopped = false
@@ -27,6 +28,13 @@ final class BlockingThread<Value: Sendable>: Stoppable, @unchecked Sendable {
         let thread = Thread { [self] in serve() }
         thread.name = name
         thread.start()
+    }
+
+    /// Makes `call` the one later `run()`s make. Not while a `run()` is waiting.
+    func replaceCall(_ call: @escaping @Sendable () throws -> Value) {
+        condition.lock()
+        self.call = call
+        condition.unlock()
     }
 
     /// Runs the call once on the thread and returns its value; nil once `stop()` has
@@ -74,6 +82,7 @@ final class BlockingThread<Value: Sendable>: Stoppable, @unchecked Sendable {
                 return
             }
             requested = false
+            let call = self.call
             condition.unlock()
             let result = Result { try call() }
             condition.lock()

@@ -5,27 +5,34 @@ import Synchronization
 /// The streaming engine: source → ring buffer → framer/filter → feature workers →
 /// in-order exporter, with bounded queues between stages.
 ///
-/// - Readers run their blocking reads on a dedicated thread and write interleaved samples
-///   into a `RingBuffer` per source.
-/// - A framer per source de-interleaves, filters each channel (state carried), and cuts
+/// - Inputs are opened when the graph reaches them, up to `jobs` at once, each on a
+///   reading thread of the run (one per lane, reused input after input), and closed when
+///   read; their buffers come from a pool and go back to it once the input is written.
+///   So memory and open files stay bounded whatever the number of inputs.
+/// - A framer per input de-interleaves, filters each channel (state carried), and cuts
 ///   jobs of `framesPerJob` frames per channel for the worker pool.
 /// - `jobs` workers measure frames with their own `FeatureExtractor`s.
-/// - The exporter awaits each job's result in output order (file, frame, channel) and
-///   hands batches to `emit`, so output is identical whatever `jobs` or the ring size.
+/// - The exporter awaits each job's result in output order (input, frame, channel) and
+///   hands batches to the sink, so output is identical whatever `jobs` or the ring size.
 ///
 /// Every queue is bounded, so a slow exporter slows the readers and memory does not grow
-/// with input length. The first error cancels the whole graph and is thrown once.
+/// with input length. The first error cancels the whole graph and is thrown once (with
+/// `keepGoing`, an input's own error is reported to the sink and the run goes on).
 public final class PipelineGraph: Sendable {
     /// Sizes that bound concurrency and memory.
     public struct Options: Sendable {
-        /// Feature workers, and files worked on at once.
+        /// Feature workers, and inputs worked on at once.
         public var jobs: Int
-        /// Samples (all channels together) each source's ring holds.
+        /// Samples (all channels together) each input's ring holds.
         public var ringCapacity: Int
-        /// Frames measured per job; 1 for the lowest latency (live), more for throughput.
+        /// Frames measured per job (fewer for long windows, so a job stays under 2 MiB); 1
+        /// for the lowest latency (live), more for throughput.
         public var framesPerJob: Int
         /// Interleaved frames a reader asks its source for at a time.
         public var readFrames: Int
+        /// An input that cannot be opened or read ends as `.failed` at the sink, and the run
+        /// goes on with the next; otherwise its error ends the run.
+        public var keepGoing: Bool
 
         /// When set, workers also encode their records in the output format, in parallel,
         /// and batches carry the bytes (`RecordBatch.encoded`).
@@ -33,29 +40,14 @@ public final class PipelineGraph: Sendable {
 
         public init(
             jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 65_536,
-            encoder: (any RecordEncoder)? = nil
+            keepGoing: Bool = false, encoder: (any RecordEncoder)? = nil
         ) {
             self.encoder = encoder
             self.jobs = Swift.max(1, jobs)
             self.ringCapacity = ringCapacity
             self.framesPerJob = Swift.max(1, framesPerJob)
             self.readFrames = Swift.max(1, readFrames)
-        }
-    }
-
-    /// One input of a run, opened and checked before the graph starts.
-    public struct Input: @unchecked Sendable {
-        // @unchecked: the source is used by its reader stage only, one call at a time.
-        public var name: String
-        public var source: any SampleSource
-        /// How records get their `time`; seconds from the start (plus the source's time
-        /// offset) unless a live source gives a wall clock.
-        public var clock: RecordClock?
-
-        public init(name: String, source: any SampleSource, clock: RecordClock? = nil) {
-            self.name = name
-            self.source = source
-            self.clock = clock
+            self.keepGoing = keepGoing
         }
     }
 
@@ -65,8 +57,10 @@ public final class PipelineGraph: Sendable {
         public var samplesPerChannel: [Int]
         /// Frames measured for each input.
         public var frames: [Int]
-        /// Records handed to `emit`.
+        /// Records handed to the sink.
         public var records: Int
+        /// Inputs that failed (only with `keepGoing`).
+        public var failedInputs: Int
         /// Whether `stop()` ended the run early.
         public var stopped: Bool
     }
@@ -77,14 +71,15 @@ public final class PipelineGraph: Sendable {
     /// Busy time per stage, for benchmarks.
     public let stageTimes = StageTimes()
     private let samplesRead = Atomic<Int>(0)
+    private let inputsDone = Atomic<Int>(0)
 
     public init(settings: PipelineSettings, options: Options) {
         self.settings = settings
         self.options = options
     }
 
-    /// Ends the run gracefully (SIGINT): readers stop, and every record already complete
-    /// is measured and emitted before `run` returns.
+    /// Ends the run gracefully (SIGINT): readers stop, no further input is opened, and
+    /// every record already complete is measured and emitted before `run` returns.
     public func stop() {
         stopSignal.fire()
     }
@@ -92,83 +87,146 @@ public final class PipelineGraph: Sendable {
     /// Samples (all channels) read so far, for progress reports.
     public var progress: Int { samplesRead.load(ordering: .relaxed) }
 
-    /// Runs every input to its end (or to `stop()`), calling `emit` with batches in output
-    /// order from one task at a time.
+    /// Inputs whose records are all written (or that failed), for progress reports.
+    public var inputsCompleted: Int { inputsDone.load(ordering: .relaxed) }
+
+    /// Runs inputs opened already, calling `emit` with batches in output order from one
+    /// thread at a time.
     /// - Throws: the first error of any stage (bad input, a failed write); the others stop.
     public func run(inputs: [Input], emit: @escaping @Sendable (RecordBatch) throws -> Void) async throws -> Summary {
-        let stages = try inputs.map { input in
-            try SourceStage(input: input, settings: settings, options: options, times: stageTimes)
-        }
+        try await run(Inputs(opened: inputs), sink: EmittingSink(emit: emit))
+    }
+
+    /// Runs every input to its end (or to `stop()`), opening each when the graph reaches
+    /// it, and hands the sink each input's records in output order.
+    /// - Throws: the first error of any stage (bad input, a failed write); the others stop.
+    public func run(_ inputs: Inputs, sink: any PipelineSink) async throws -> Summary {
+        let sizes = StageSizes(options: options, frameLength: settings.frameLength, hop: settings.hop)
+        // Inputs opened ahead of the exporter: enough to keep every lane busy while the
+        // exporter writes one, few enough to bound memory and open files (jobs + 2).
+        let opened = AsyncBoundedQueue<ResultSlot<OpenedStage>>(capacity: options.jobs + 1)
+        let bufferPool = StageBufferPool(sizes: sizes, limit: options.jobs + 2)
         let work = AsyncBoundedQueue<WorkItem>(capacity: 4 * options.jobs)
-        let failure = GraphFailure(stages: stages, work: work)
+        let failure = GraphFailure(opened: opened, work: work)
+        let lanes = (0..<options.jobs).map { _ in BlockingThread<Int>(name: "sonde.read", call: idleLane) }
+        defer { for lane in lanes { lane.shutdown() } }
+        for lane in lanes { _ = stopSignal.register(lane) }
+        defer { for lane in lanes { stopSignal.unregister(lane) } }
+        let record = SummaryRecorder(count: inputs.count)
+        let sink = UncheckedSink(sink)
 
         let threads = WorkerThreads(count: options.jobs)
         defer { threads.shutdown() }
         let records = try await withTaskExecutorPreference(threads) {
-            try await runStages(stages, work: work, failure: failure, threads: threads, emit: emit)
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<options.jobs {
+                    group.addTask { [stageTimes] in
+                        await Self.measure(work, times: stageTimes, threads: threads)
+                        return 0
+                    }
+                }
+                group.addTask { [self] in
+                    do {
+                        try await runInputs(
+                            inputs, lanes: lanes, sizes: sizes, bufferPool: bufferPool, opened: opened, work: work,
+                            failure: failure)
+                        opened.finish()
+                        work.finish()
+                    } catch {
+                        failure.fail(error)
+                    }
+                    return 0
+                }
+                group.addTask { [self] in
+                    do {
+                        return try await export(opened, sink: sink.sink, bufferPool: bufferPool, record: record, failure: failure)
+                    } catch {
+                        failure.fail(error)
+                        return 0
+                    }
+                }
+                var records = 0
+                for try await count in group { records += count }
+                // Every stage has ended: the work queue will get no more jobs.
+                return records
+            }
         }
         if let error = failure.error { throw error }
+        let totals = record.totals
         return Summary(
-            samplesPerChannel: stages.map { $0.samplesPerChannel.load(ordering: .relaxed) },
-            frames: stages.map { $0.framesCut.load(ordering: .relaxed) },
-            records: records,
+            samplesPerChannel: totals.samples, frames: totals.frames, records: records, failedInputs: totals.failed,
             stopped: stopSignal.hasFired
         )
     }
 
-    /// Every stage as a child task: workers, the source runner and the exporter.
-    private func runStages(
-        _ stages: [SourceStage], work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure, threads: WorkerThreads,
-        emit: @escaping @Sendable (RecordBatch) throws -> Void
-    ) async throws -> Int {
+    /// Opens and runs at most `jobs` inputs at once, in order (fill the lanes, then one
+    /// per lane that frees), each after its slot has joined the exporter's queue.
+    private func runInputs(
+        _ inputs: Inputs, lanes: [BlockingThread<Int>], sizes: StageSizes, bufferPool: StageBufferPool,
+        opened: AsyncBoundedQueue<ResultSlot<OpenedStage>>, work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure
+    ) async throws {
         try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<options.jobs {
-                group.addTask { [stageTimes] in
-                    await Self.measure(work, times: stageTimes, threads: threads)
-                    return 0
+            var next = 0
+            func start(lane: Int) async -> Bool {
+                guard next < inputs.count, !stopSignal.hasFired, failure.error == nil else { return false }
+                let index = next
+                next += 1
+                let slot = ResultSlot<OpenedStage>()
+                guard await opened.send(slot) else { return false }
+                group.addTask { [self] in
+                    try await runInput(
+                        index, of: inputs, on: lanes[lane], sizes: sizes, bufferPool: bufferPool, slot: slot, work: work,
+                        failure: failure)
+                    return lane
                 }
+                return true
             }
-            group.addTask { [self] in
-                do {
-                    try await runSources(stages, work: work)
-                    work.finish()
-                } catch {
-                    failure.fail(error)
-                }
+            for lane in lanes.indices where await !start(lane: lane) { break }
+            while let lane = try await group.next() { _ = await start(lane: lane) }
+        }
+    }
+
+    /// One input: opened on its lane's thread, then read there and cut into jobs.
+    private func runInput(
+        _ index: Int, of inputs: Inputs, on lane: BlockingThread<Int>, sizes: StageSizes, bufferPool: StageBufferPool,
+        slot: ResultSlot<OpenedStage>, work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure
+    ) async throws {
+        let stage: SourceStage
+        do {
+            let box = OpenedBox()
+            lane.replaceCall {
+                box.input = try inputs.open(index)
                 return 0
             }
-            group.addTask { [stageTimes] in
-                do {
-                    return try await Self.export(stages, times: stageTimes, emit: emit)
-                } catch {
-                    failure.fail(error)
-                    return 0
-                }
+            guard try await lane.run() != nil, let input = box.input else {
+                slot.abandon()
+                return
             }
-            var records = 0
-            for try await count in group { records += count }
-            return records
-        }
-    }
-
-    /// Runs at most `jobs` sources at once, in argument order (fill, then one per finish).
-    private func runSources(_ stages: [SourceStage], work: AsyncBoundedQueue<WorkItem>) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = 0
-            func startNext() {
-                guard next < stages.count else { return }
-                let stage = stages[next]
-                next += 1
-                group.addTask { [self] in try await run(stage, work: work) }
+            let buffers = bufferPool.take(channelCount: input.source.format.channelCount)
+            do {
+                stage = try SourceStage(
+                    index: index, input: input, settings: settings, sizes: sizes, encoder: options.encoder, jobs: options.jobs,
+                    times: stageTimes, stageBuffers: buffers)
+            } catch {
+                bufferPool.recycle(buffers)
+                throw error
             }
-            for _ in 0..<options.jobs { startNext() }
-            while try await group.next() != nil { startNext() }
+        } catch where options.keepGoing {
+            slot.fulfil(.failed(index: index, name: inputs.name(index), error: error))
+            return
+        } catch {
+            slot.abandon()
+            throw error
         }
-    }
-
-    private func run(_ stage: SourceStage, work: AsyncBoundedQueue<WorkItem>) async throws {
+        guard failure.admit(stage) else {
+            slot.abandon()
+            return
+        }
+        slot.fulfil(.stage(stage))
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { [self] in try await stage.read(stop: stopSignal, samplesRead: samplesRead) }
+            group.addTask { [self] in
+                try await stage.read(on: lane, stop: stopSignal, samplesRead: samplesRead, keepGoing: options.keepGoing)
+            }
             group.addTask { await stage.cut(into: work) }
             try await group.waitForAll()
         }
@@ -224,17 +282,35 @@ public final class PipelineGraph: Sendable {
         item.result.fulfil(measured)
     }
 
-    /// The exporter: results in output order, regardless of which worker finished first.
-    private static func export(
-        _ stages: [SourceStage], times: StageTimes, emit: @escaping @Sendable (RecordBatch) throws -> Void
+    /// The exporter: inputs in order, and each input's results in output order,
+    /// regardless of which worker finished first. Writes run on a thread of their own.
+    private func export(
+        _ opened: AsyncBoundedQueue<ResultSlot<OpenedStage>>, sink: any PipelineSink, bufferPool: StageBufferPool,
+        record: SummaryRecorder, failure: GraphFailure
     ) async throws -> Int {
         var records = 0
         // Reused from batch to batch, like everything else a job needs.
         var perChannel: [MeasuredFrames] = []
-        let handOver = BatchHandOver(times: times, emit: emit)
+        let handOver = ExportHandOver(times: stageTimes, sink: sink)
         let writes = BlockingThread(name: "sonde.export") { try handOver.write() }
         defer { writes.shutdown() }
-        for stage in stages {
+        while let slot = await opened.next() {
+            // An input abandoned at a stop (it was never opened); later ones may have been.
+            guard let openedStage = await slot.value() else { continue }
+            let stage: SourceStage
+            switch openedStage {
+            case .failed(let index, let name, let error):
+                record.failed(index)
+                handOver.put(.end(index: index, name: name, outcome: .failed(error)))
+                inputsDone.add(1, ordering: .relaxed)
+                continue
+            case .stage(let opened):
+                stage = opened
+            }
+            // Begin and end ride with the next batch's hand-over: one trip to the writing
+            // thread per batch, which for a short clip is one per input instead of three.
+            handOver.put(.begin(index: stage.index, name: stage.name, format: stage.format))
+            var stageRecords = 0
             while var ticket = await stage.tickets.next() {
                 perChannel.removeAll(keepingCapacity: true)
                 for result in ticket.results {
@@ -245,75 +321,180 @@ public final class PipelineGraph: Sendable {
                 ticket.results = []
                 stage.recycle(consume results)
                 let batch = stage.batch(firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: &perChannel)
-                records += batch.recordCount
+                stageRecords += batch.recordCount
                 // Handed over in a box the writing thread empties: the batch it writes and
                 // then recycles is then the only reference to its buffers (a shared copy
                 // would make the pool copy them). The previous write has returned by now,
                 // so one box serves every batch.
-                handOver.put(batch, from: stage)
+                handOver.put(.batch(batch, stage))
                 _ = try await writes.run()
             }
+            if stage.isCancelled { return records }
+            records += stageRecords
+            let outcome: InputOutcome
+            if let error = stage.failure {
+                record.failed(stage.index)
+                outcome = .failed(error)
+            } else {
+                let summary = InputSummary(
+                    samplesPerChannel: stage.samplesPerChannel.load(ordering: .relaxed),
+                    frames: stage.framesCut.load(ordering: .relaxed), records: stageRecords, notes: stage.notes)
+                record.finished(stage.index, summary)
+                outcome = .finished(summary)
+            }
+            handOver.put(.end(index: stage.index, name: stage.name, outcome: outcome))
+            inputsDone.add(1, ordering: .relaxed)
+            // Reader, framer and workers are done with it, and so is the writing thread
+            // (the end it has yet to see needs no buffers).
+            failure.retire(stage)
+            bufferPool.recycle(stage.stageBuffers)
         }
+        _ = try await writes.run()
         return records
     }
 }
 
-/// Moves batches from the exporter's task to the writing thread, one at a time, and
-/// writes them there.
-private final class BatchHandOver: @unchecked Sendable {
-    // @unchecked: put before each hand-over and taken once on the writing thread; the
-    // thread's lock and the exporter's await of each write order every access.
-    private var batch: RecordBatch?
-    private var stage: SourceStage?
+/// An input as the exporter receives it: opened, or failed to open (`keepGoing`).
+enum OpenedStage: Sendable {
+    case stage(SourceStage)
+    case failed(index: Int, name: String, error: any Error)
+}
+
+/// What a lane's thread runs until it is given an input.
+@Sendable private func idleLane() -> Int { 0 }
+
+/// The input a lane's thread opened, handed back to its task.
+private final class OpenedBox: @unchecked Sendable {
+    // @unchecked: written on the lane's thread before its `run()` returns, read after.
+    var input: PipelineGraph.Input?
+}
+
+/// Per-input counts for `Summary`, written by the exporter.
+private final class SummaryRecorder: Sendable {
+    private let state: Mutex<(samples: [Int], frames: [Int], failed: Int)>
+
+    init(count: Int) {
+        state = Mutex((Array(repeating: 0, count: count), Array(repeating: 0, count: count), 0))
+    }
+
+    func finished(_ index: Int, _ summary: PipelineGraph.InputSummary) {
+        state.withLock {
+            $0.samples[index] = summary.samplesPerChannel
+            $0.frames[index] = summary.frames
+        }
+    }
+
+    func failed(_ index: Int) { state.withLock { $0.failed += 1 } }
+
+    var totals: (samples: [Int], frames: [Int], failed: Int) { state.withLock { $0 } }
+}
+
+/// The sink, handed to the exporter's task.
+private struct UncheckedSink: @unchecked Sendable {
+    // @unchecked: only the writing thread calls it, one call at a time, and the caller
+    // uses it again only after `run` has returned.
+    let sink: any PipelineSink
+    init(_ sink: any PipelineSink) { self.sink = sink }
+}
+
+/// A sink that hands every batch to one closure (`run(inputs:emit:)`).
+private final class EmittingSink: PipelineSink {
+    let emit: @Sendable (RecordBatch) throws -> Void
+    init(emit: @escaping @Sendable (RecordBatch) throws -> Void) { self.emit = emit }
+    func begin(input index: Int, name: String, format: StreamFormat) throws {}
+    func write(_ batch: RecordBatch) throws { try emit(batch) }
+    func end(input index: Int, name: String, outcome: PipelineGraph.InputOutcome) throws {}
+}
+
+/// Moves sink calls from the exporter's task to the writing thread and makes them there,
+/// in order, several per trip.
+private final class ExportHandOver: @unchecked Sendable {
+    // @unchecked: put before each hand-over and taken on the writing thread; the thread's
+    // lock and the exporter's await of each trip order every access.
+    enum Event {
+        case begin(index: Int, name: String, format: StreamFormat)
+        case batch(RecordBatch, SourceStage)
+        case end(index: Int, name: String, outcome: PipelineGraph.InputOutcome)
+    }
+
+    private var events: [Event] = []
     private let times: StageTimes
-    private let emit: @Sendable (RecordBatch) throws -> Void
+    private let sink: any PipelineSink
 
-    init(times: StageTimes, emit: @escaping @Sendable (RecordBatch) throws -> Void) {
+    init(times: StageTimes, sink: any PipelineSink) {
         self.times = times
-        self.emit = emit
+        self.sink = sink
+        events.reserveCapacity(8)
     }
 
-    func put(_ batch: consuming RecordBatch, from stage: SourceStage) {
-        self.batch = batch
-        self.stage = stage
+    func put(_ event: consuming Event) {
+        events.append(event)
     }
 
-    /// Writes the batch put last, then gives its buffers back to its stage.
+    /// Makes the calls put since the last trip; a written batch's buffers go back to its
+    /// stage, and the batch leaves the list before it is written, so the pool holds the
+    /// only reference to its buffers.
     func write() throws {
-        guard let batch = take(), let stage else { return }
-        try times.time(.export) { try emit(batch) }
-        stage.recycle(batch)
-    }
-
-    private func take() -> RecordBatch? {
-        defer { batch = nil }
-        return batch
+        var index = 0
+        defer { events.removeAll(keepingCapacity: true) }
+        while index < events.count {
+            let event = events[index]
+            events[index] = .end(index: -1, name: "", outcome: .finished(.empty))
+            index += 1
+            switch consume event {
+            case .begin(let input, let name, let format):
+                try sink.begin(input: input, name: name, format: format)
+            case .batch(let batch, let stage):
+                try times.time(.export) { try sink.write(batch) }
+                stage.recycle(batch)
+            case .end(let input, let name, let outcome):
+                if input >= 0 { try sink.end(input: input, name: name, outcome: outcome) }
+            }
+        }
     }
 }
 
-/// Stores the first error of a run and cancels every queue and ring so all stages end.
+/// Stores the first error of a run and cancels every queue and every live input's ring
+/// and tickets, so all stages end.
 private final class GraphFailure: Sendable {
-    private let first = Mutex<(any Error)?>(nil)
-    private let stages: [SourceStage]
+    private let state = Mutex<(error: (any Error)?, live: [ObjectIdentifier: SourceStage])>((nil, [:]))
+    private let opened: AsyncBoundedQueue<ResultSlot<OpenedStage>>
     private let work: AsyncBoundedQueue<WorkItem>
 
-    init(stages: [SourceStage], work: AsyncBoundedQueue<WorkItem>) {
-        self.stages = stages
+    init(opened: AsyncBoundedQueue<ResultSlot<OpenedStage>>, work: AsyncBoundedQueue<WorkItem>) {
+        self.opened = opened
         self.work = work
     }
 
-    var error: (any Error)? { first.withLock { $0 } }
+    var error: (any Error)? { state.withLock { $0.error } }
 
-    func fail(_ error: any Error) {
-        let isFirst = first.withLock { first -> Bool in
-            guard first == nil else { return false }
-            first = error
+    /// Tracks a new input's stage until `retire`; false (and the stage cancelled) when
+    /// the run has failed already.
+    func admit(_ stage: SourceStage) -> Bool {
+        let admitted = state.withLock { state -> Bool in
+            guard state.error == nil else { return false }
+            state.live[ObjectIdentifier(stage)] = stage
             return true
         }
-        guard isFirst else { return }
+        if !admitted { stage.cancel() }
+        return admitted
+    }
+
+    func retire(_ stage: SourceStage) {
+        _ = state.withLock { $0.live.removeValue(forKey: ObjectIdentifier(stage)) }
+    }
+
+    func fail(_ error: any Error) {
+        let live = state.withLock { state -> [SourceStage]? in
+            guard state.error == nil else { return nil }
+            state.error = error
+            return Array(state.live.values)
+        }
+        guard let live else { return }
         // Results nobody will compute: wake the exporter if it waits for one.
         for item in work.cancel() { item.result.abandon() }
-        for stage in stages { stage.cancel() }
+        for slot in opened.cancel() { slot.abandon() }
+        for stage in live { stage.cancel() }
     }
 }
 

@@ -5,21 +5,30 @@ import Synchronization
 /// The per-input part of the graph: a reader filling a ring, and a framer that filters each
 /// channel and cuts jobs for the workers.
 final class SourceStage: @unchecked Sendable {
-    // @unchecked: the mutable parts each belong to one task: `source`, `readBlock` and
+    // @unchecked: the mutable parts each belong to one task: `source`, `notes` and
     // `readTarget` to the reader (and its thread, one call at a time, ordered by that
-    // thread's lock), `channels` and `cutBlock` to the framer. What they share is thread-safe: the
-    // SPSC ring, the ticket queue, and atomics.
+    // thread's lock), `channels` to the framer, `failure` is written by the reader before
+    // it closes the ring and read by the exporter after the framer has finished. What they
+    // share is thread-safe: the SPSC ring, the ticket queue, and atomics.
+    let index: Int
     let name: String
     let format: StreamFormat
     let configuration: FeatureConfiguration
     let clock: RecordClock
     let tickets: AsyncBoundedQueue<BlockTicket>
     let samplesPerChannel = Atomic<Int>(0)
-    /// Buffers of this input's jobs, reused from job to job.
+    /// Buffers of this input's jobs, reused from job to job (and input to input).
     let buffers: JobBuffers
     let framesCut = Atomic<Int>(0)
+    let stageBuffers: StageBuffers
+    /// The source's notes, once reading has ended.
+    private(set) var notes: [String] = []
+    /// Why reading stopped early, when the run goes on after a failed input (`keepGoing`).
+    private(set) var failure: (any Error)?
 
-    private let source: any SampleSource
+    /// Released when reading ends, which closes the file: a dataset run keeps only the
+    /// inputs in flight open.
+    private var source: (any SampleSource)?
     private let ring: RingBuffer
     private let channels: [ChannelProcessor]
     private let hop: Int
@@ -37,63 +46,59 @@ final class SourceStage: @unchecked Sendable {
     static let framerBlockFrames = 16_384
 
     /// Designs the filters for the input's rate.
+    /// - Parameter stageBuffers: buffers for the input's channel count, idle until now.
     /// - Throws: `SondeError(.invalidArgument)` for filters or bands that do not fit it.
-    init(input: PipelineGraph.Input, settings: PipelineSettings, options: PipelineGraph.Options, times: StageTimes) throws {
+    init(
+        index: Int, input: PipelineGraph.Input, settings: PipelineSettings, sizes: StageSizes, encoder: (any RecordEncoder)?,
+        jobs: Int, times: StageTimes, stageBuffers: StageBuffers
+    ) throws {
+        self.index = index
         self.times = times
-        encoder = options.encoder
+        self.encoder = encoder
         let format = input.source.format
+        precondition(stageBuffers.channelCount == format.channelCount, "buffers for another channel count")
         name = input.name
         self.format = format
         source = input.source
         clock = input.clock ?? .seconds(sampleRate: format.sampleRate, offset: format.timeOffset)
         configuration = try settings.featureConfiguration(sampleRate: format.sampleRate)
         let designs = try settings.filters.map { try $0.design(sampleRate: format.sampleRate) }
-        let channelCount = format.channelCount
-        // The ring holds at least one interleaved frame, whatever the option says.
-        ring = RingBuffer(capacity: Swift.max(options.ringCapacity, channelCount))
-        // The framer filters at most `framerBlockFrames` at a time, however much the reader
-        // reads at once: a block then stays in L2 from filtering to hand-over.
-        let cutFrames = Swift.max(1, Swift.min(options.readFrames, ring.capacity / channelCount, Self.framerBlockFrames))
-        readBlock = .allocate(capacity: options.readFrames * channelCount)
-        cutBlock = .allocate(capacity: cutFrames * channelCount)
+        self.stageBuffers = stageBuffers
+        ring = stageBuffers.ring
+        readBlock = stageBuffers.readBlock
+        cutBlock = stageBuffers.cutBlock
+        buffers = stageBuffers.jobs
         hop = settings.hop
-        framesPerJob = options.framesPerJob
+        framesPerJob = sizes.framesPerJob
         // Enough tickets in flight to keep every worker busy, few enough to bound memory.
-        tickets = AsyncBoundedQueue(capacity: 4 * options.jobs + 4)
-        // Jobs in flight per channel: the work queue (4J), the tickets (4J + 4), one being
-        // measured per worker, and one each at the framer and the exporter.
-        let blockCapacity = ChannelProcessor.blockCapacity(
-            frameLength: settings.frameLength, hop: settings.hop, maximumBlock: cutFrames, framesHeld: options.framesPerJob)
-        let buffers = JobBuffers(jobsInFlight: (9 * options.jobs + 6) * channelCount, blockCapacity: blockCapacity)
-        self.buffers = buffers
-        channels = (0..<channelCount).map { _ in
+        tickets = AsyncBoundedQueue(capacity: 4 * jobs + 4)
+        let cutFrames = cutBlock.count / format.channelCount
+        channels = (0..<format.channelCount).map { _ in
             ChannelProcessor(
                 filter: FilterChain(designs), extractor: nil, frameLength: settings.frameLength, hop: settings.hop,
-                maximumBlock: cutFrames, framesHeld: options.framesPerJob, pool: buffers.samples
+                maximumBlock: cutFrames, framesHeld: sizes.framesPerJob, pool: stageBuffers.jobs.samples
             )
         }
     }
 
-    deinit {
-        readBlock.deallocate()
-        cutBlock.deallocate()
-    }
-
-    /// Reader: blocking reads on the I/O thread, decoded straight into the ring's free
-    /// slots (waiting when it is full), then published. Only a frame that would straddle
-    /// the ring's wrap goes through `readBlock` and a copy.
-    func read(stop: StopSignal, samplesRead: borrowing Atomic<Int>) async throws {
-        defer { ring.close() }
+    /// Reader: blocking reads on `thread` (the run's thread for this lane of inputs),
+    /// decoded straight into the ring's free slots (waiting when it is full), then
+    /// published. Only a frame that would straddle the ring's wrap goes through `readBlock`
+    /// and a copy. With `keepGoing`, a read error ends this input only (`failure`).
+    func read(on thread: BlockingThread<Int>, stop: StopSignal, samplesRead: borrowing Atomic<Int>, keepGoing: Bool) async throws {
+        defer {
+            notes = source?.notes ?? []
+            // Drop the thread's hold on this stage, then the source: that closes the file.
+            thread.replaceCall(idleRead)
+            source = nil
+            ring.close()
+        }
         let channelCount = format.channelCount
         let readSamples = Swift.min(readBlock.count, ring.capacity - ring.capacity % channelCount)
-        // A stop abandons a read that is still blocked (a quiet pipe or terminal). The
-        // thread keeps `self`, and with it the ring and `readBlock`, until its call ends.
-        let reads = BlockingThread(name: "sonde.read") { [self] in
-            try times.time(.read) { try source.read(into: readTarget) }
+        thread.replaceCall { [self] in
+            guard let source else { return 0 }
+            return try times.time(.read) { try readConfirmingEnd(source) }
         }
-        defer { reads.shutdown() }
-        guard stop.register(reads) else { return }
-        defer { stop.unregister(reads) }
         while !stop.hasFired, !ring.isCancelled {
             // Room for a whole read first: waiting for any room at all would make many small reads.
             await ring.waitForSpace(readSamples)
@@ -101,8 +106,14 @@ final class SourceStage: @unchecked Sendable {
             let free = ring.withWritableRegions { first, _ in first }
             let inPlace = Swift.min(free.count, readSamples) / channelCount * channelCount
             readTarget = inPlace > 0 ? UnsafeMutableBufferPointer(rebasing: free[0..<inPlace]) : readBlock
-            guard let frames = try await reads.run() else { break }
-            if frames == 0 { break }
+            let read: Int?
+            do {
+                read = try await thread.run()
+            } catch where keepGoing {
+                failure = error
+                break
+            }
+            guard let frames = read, frames > 0 else { break }
             samplesPerChannel.add(frames, ordering: .relaxed)
             samplesRead.add(frames * channelCount, ordering: .relaxed)
             if inPlace > 0 {
@@ -110,7 +121,29 @@ final class SourceStage: @unchecked Sendable {
             } else {
                 await ring.writeAll(UnsafeBufferPointer(rebasing: readBlock[0..<(frames * channelCount)]))
             }
+            if endReached { break }
         }
+    }
+
+    /// Set on the reading thread when a read in `readConfirmingEnd` found the end.
+    private var endReached = false
+
+    /// One read into `readTarget`; when the source knows its length and has now delivered
+    /// all of it, also the read that finds the end, in the same call: one hand-off to the
+    /// reading thread fewer per input, which is most of a short clip's reading.
+    private func readConfirmingEnd(_ source: any SampleSource) throws -> Int {
+        let channelCount = format.channelCount
+        var frames = try source.read(into: readTarget)
+        guard frames > 0, let expected = source.expectedFrames else { return frames }
+        while samplesPerChannel.load(ordering: .relaxed) + frames >= expected, frames * channelCount < readTarget.count {
+            let more = try source.read(into: UnsafeMutableBufferPointer(rebasing: readTarget[(frames * channelCount)...]))
+            if more == 0 {
+                endReached = true
+                break
+            }
+            frames += more
+        }
+        return frames
     }
 
     /// Framer: de-interleaves and filters each channel, then sends complete frames to the
@@ -254,6 +287,8 @@ final class SourceStage: @unchecked Sendable {
         buffers.results.recycle(consume results)
     }
 
+    var isCancelled: Bool { ring.isCancelled }
+
     func cancel() {
         ring.cancel()
         for ticket in tickets.cancel() {
@@ -283,3 +318,6 @@ private struct ChannelAppend: @unchecked Sendable {
         }
     }
 }
+
+/// What a lane's thread runs between inputs: nothing, and it holds no stage.
+@Sendable private func idleRead() -> Int { 0 }

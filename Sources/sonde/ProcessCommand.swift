@@ -1,18 +1,36 @@
 import ArgumentParser
+import SondeBatch
 import SondeCore
+import SondeDSP
 import SondeIO
 import SondePipeline
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 struct ProcessCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "process",
         abstract: "Measure recorded sample files, window by window.",
         discussion: """
-            Inputs: CSV (header and a time/t/timestamp column optional), WAV/FLAC/AIFF, raw \
+            Inputs: CSV (header and a time/t/timestamp column optional), WAV/FLAC/AIFF/OGG, raw \
             interleaved f32le/f64le/i16le/i32le (.f32, .f64, .i16, .i32 or --sample-type), \
-            - for standard input, a directory (its sample files, sorted) or a quoted glob \
-            ('data/*.wav'). Several inputs give one output with a leading `file` column, in \
-            argument order; up to --jobs of them are worked on at once.
+            - for standard input, a folder (walked recursively, in byte order of the names; \
+            files with those extensions, not .txt; names starting with . skipped), or a quoted \
+            pattern ('data/*.wav'). Several inputs give one output with a leading `file` column \
+            (the path relative to the folder argument), in argument order; up to --jobs of them \
+            are worked on at once, and only those are open.
+
+            Datasets: --output-dir OUT writes one output per input, OUT/<file>.<format>, each \
+            complete or not at all, plus OUT/manifest.jsonl (what ran, with which settings and \
+            build, and how each input ended). Rerunning the same command skips inputs whose \
+            output exists, so a killed run resumes where it stopped. --shard K/N runs the inputs \
+            of shard K of N (0 <= K < N) of the same dataset, one per machine, into one shared \
+            OUT; `sonde merge OUT -o all.csv` joins them into exactly what one run with -o writes.
+
+            Exit status: 0 success, 1 error, 2 some inputs failed (--keep-going), 64 bad usage, \
+            130/143 interrupted (SIGINT/SIGTERM; a file output is then left as it was).
 
             Examples:
               # Every feature of a WAV file, 1024-sample windows, CSV to the terminal
@@ -27,13 +45,23 @@ struct ProcessCommand: AsyncParsableCommand {
               sonde process sample-data/bearing.f32le --rate 25600 --channels 2 --sample-type f32le \\
                   --window 4096 --hop 1024 --features rms,kurtosis,dominant_frequency --format ndjson
 
+              # A dataset: every clip under DATA/, one CSV per clip, resumable, bad files skipped
+              sonde process DATA --output-dir features --keep-going
+
+              # The same on three machines (Slurm: --array=0-2), then one file
+              sonde process DATA --output-dir features --shard $SLURM_ARRAY_TASK_ID/3
+              sonde merge features -o all.csv
+
+              # More paths than a command line holds
+              find DATA -name '*.flac' -print0 | sonde process --files-from - --null -o all.csv
+
               # Samples piped in as CSV text
               cat samples.csv | sonde process - --rate 1000
             """
     )
 
-    @Argument(help: ArgumentHelp("Sample files to measure, or - for standard input.", valueName: "FILE"))
-    var inputs: [String]
+    @Argument(help: ArgumentHelp("Sample files, folders or quoted patterns to measure, or - for standard input.", valueName: "FILE"))
+    var inputs: [String] = []
 
     @OptionGroup(title: "Pipeline")
     var pipeline: PipelineOptions
@@ -44,90 +72,199 @@ struct ProcessCommand: AsyncParsableCommand {
     @OptionGroup(title: "Engine")
     var engine: EngineOptions
 
+    @Option(name: .long, help: ArgumentHelp("Also read input paths from LIST, one per line (- for standard input).", valueName: "LIST"))
+    var filesFrom: String?
+
+    @Flag(name: .long, help: "The --files-from list is NUL-separated (find -print0).")
+    var null = false
+
     @Option(name: .long, help: "Output format (default: from the -o extension, else csv).")
     var format: OutputFormat?
 
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output file; '-' or none for standard output.", valueName: "OUT"))
     var output: String?
 
-    @Flag(name: .shortAndLong, help: "No notes on standard error.")
+    @Option(name: .long, help: ArgumentHelp("One output per input in this folder, plus a manifest; resumable.", valueName: "OUT"))
+    var outputDir: String?
+
+    @Flag(name: .long, help: "With --output-dir: measure inputs again whose output exists.")
+    var overwrite = false
+
+    @Flag(name: .long, help: "With --output-dir: report an input that fails and go on with the others (exit status 2).")
+    var keepGoing = false
+
+    @Option(name: .long, help: ArgumentHelp("With --output-dir: measure only shard K of N (0 <= K < N).", valueName: "K/N"))
+    var shard: String?
+
+    @Flag(name: .shortAndLong, help: "No notes or progress on standard error.")
     var quiet = false
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("expected at least one FILE (or - for standard input)") }
+        guard !inputs.isEmpty || filesFrom != nil else {
+            throw ValidationError("expected at least one FILE, folder or pattern (or --files-from LIST)")
+        }
         if let channels = input.channels, channels < 1 {
             throw ValidationError("--channels \(channels): expected at least 1")
         }
         if let rate = input.rate, !(rate > 0 && rate.isFinite) {
             throw ValidationError("--rate \(rate): expected a positive number of Hz")
         }
-        if inputs.filter({ $0 == "-" }).count > 1 {
+        if inputs.filter({ $0 == "-" }).count + (filesFrom == "-" ? 1 : 0) > 1 {
             throw ValidationError("standard input (-) can be read only once")
         }
+        if null && filesFrom == nil { throw ValidationError("--null describes the --files-from list; give --files-from LIST") }
+        if outputDir == nil {
+            for (flag, given) in [("--overwrite", overwrite), ("--keep-going", keepGoing), ("--shard", shard != nil)] where given {
+                throw ValidationError("\(flag) needs --output-dir OUT (one output per input)")
+            }
+        } else {
+            if output != nil { throw ValidationError("-o and --output-dir exclude each other: one output, or one per input") }
+            if inputs.contains("-") { throw ValidationError("standard input has no name to write an output for in --output-dir; use -o") }
+        }
+        if let shard { _ = try Shard(parsing: shard) }
     }
 
     func run() async throws {
         try await reportingErrors {
             let settings = try pipeline.settings()
+            var list = try SampleInputs(
+                arguments: inputs, sampleType: input.sampleType, excludingFolders: outputDir.map { [$0] } ?? [])
+            if let filesFrom {
+                try list.addList(
+                    SampleInputs.readList(filesFrom), from: filesFrom == "-" ? "standard input" : filesFrom, nullSeparated: null)
+            }
             let options = SampleSourceOptions(sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
-            // Open and check every input and design every filter before writing anything.
-            let paths = try InputPaths.expand(inputs)
-            let graphInputs = try paths.map { path in
-                let source = try SampleSources.open(path: path, options: options)
-                do {
-                    try settings.validate(sampleRate: source.format.sampleRate)
-                } catch var error as SondeError {
-                    // Whether a filter or band fits depends on the input's rate: say which input.
-                    error.message += " (input '\(path)' is sampled at \(source.format.sampleRate.compactDescription) Hz)"
-                    throw error
-                }
-                return PipelineGraph.Input(name: path, source: source)
+            if let outputDir {
+                try await runDataset(list, settings: settings, options: options, outputDir: outputDir)
+            } else {
+                try await runSingleOutput(list, settings: settings, options: options)
             }
-            // `-o -` is standard output, as `-` is standard input among the inputs.
-            let outputPath = output == "-" ? nil : output
-            let outputFormat = format ?? outputPath.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
-            let destination = try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
-                ?? OutputFile(standardOutputFlushing: .whenFull)
-            let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: paths.count > 1)
-            var graphOptions = engine.graphOptions()
-            graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
-            let graph = PipelineGraph(settings: settings, options: graphOptions)
-            let interrupts = Interrupts { _ in graph.stop() }
-            let totalSamples = graphInputs.reduce(0 as Int?) { total, input in
-                guard let total, let frames = input.source.expectedFrames else { return nil }
-                return total + frames * input.source.format.channelCount
-            }
-            let progress = ProgressBar.start(enabled: !quiet, total: totalSamples) { graph.progress }
-            do {
-                let writer = UncheckedWriter(try RecordWriters.make(format: outputFormat, layout: layout, output: destination))
-                let summary = try await graph.run(inputs: graphInputs) { try writer.writer.write($0) }
-                progress?.finish()
-                try writer.writer.finish()
-                if !quiet {
-                    for (index, input) in graphInputs.enumerated() {
-                        for note in input.source.notes { Diagnostics.note(note) }
-                        if summary.frames[index] == 0 && !summary.stopped {
-                            Diagnostics.note(
-                                "\(input.name): \(summary.samplesPerChannel[index]) samples per channel, fewer than one window of \(settings.frameLength): no records"
-                            )
-                        }
-                    }
-                }
-            } catch {
-                progress?.finish()
-                destination.abandon()
-                throw error
-            }
-            if let status = interrupts.exitStatus { throw ExitCode(status) }
         }
     }
-}
 
-/// The record writer, handed to the graph's exporter.
-private struct UncheckedWriter: @unchecked Sendable {
-    // @unchecked: the graph calls `emit` from its exporter only, one batch at a time, and
-    // `finish()` runs after the graph has returned.
-    let writer: any RecordWriter
-    init(_ writer: any RecordWriter) { self.writer = writer }
-}
+    /// Every input into one output: `-o FILE` or standard output.
+    private func runSingleOutput(_ list: SampleInputs, settings: PipelineSettings, options: SampleSourceOptions) async throws {
+        // `-o -` is standard output, as `-` is standard input among the inputs.
+        let outputPath = output == "-" ? nil : output
+        if let outputPath, let input = list.input(sameFileAs: outputPath) {
+            throw SondeError(.invalidArgument, "-o \(outputPath) is the input '\(input.path)': writing it would destroy the input")
+        }
+        let outputFormat = format ?? outputPath.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
+        let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: list.namesFiles)
+        var graphOptions = engine.graphOptions()
+        graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
+        let graph = PipelineGraph(settings: settings, options: graphOptions)
+        // One input is opened and checked before anything is written; a dataset's inputs
+        // are opened as the graph reaches them.
+        let inputs: PipelineGraph.Inputs
+        var totalSamples: Int?
+        if list.inputs.count == 1 {
+            let opened = try Self.open(list.inputs[0], settings: settings, options: options)
+            totalSamples = opened.source.expectedFrames.map { $0 * opened.source.format.channelCount }
+            inputs = PipelineGraph.Inputs(opened: [opened])
+        } else {
+            inputs = Self.lazyInputs(list.inputs, settings: settings, options: options)
+        }
+        let destination = try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
+            ?? OutputFile(standardOutputFlushing: .whenFull)
+        let interrupts = Interrupts { _ in graph.stop() }
+        let progress = startProgress(graph: graph, inputCount: list.inputs.count, totalSamples: totalSamples)
+        let sink: SingleOutputSink
+        do {
+            sink = SingleOutputSink(
+                writer: try RecordWriters.make(format: outputFormat, layout: layout, output: destination),
+                frameLength: settings.frameLength)
+            let summary = try await graph.run(inputs, sink: sink)
+            progress?.finish()
+            if let signal = interrupts.signal, outputPath != nil {
+                // A file output appears complete or not at all: an interrupted run keeps the old one.
+                destination.abandon()
+                Diagnostics.say("sonde process: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(outputPath ?? "") left as it was")
+                throw ExitCode(128 + signal)
+            }
+            try sink.finish()
+            if !quiet { for note in sink.notes where !summary.stopped { Diagnostics.note(note) } }
+        } catch {
+            progress?.finish()
+            destination.abandon()
+            throw error
+        }
+        if let status = interrupts.exitStatus { throw ExitCode(status) }
+    }
 
+    /// One output per input in `outputDir`, with a manifest; inputs whose output exists are
+    /// skipped unless --overwrite.
+    private func runDataset(_ list: SampleInputs, settings: PipelineSettings, options: SampleSourceOptions, outputDir: String) async throws {
+        let outputFormat = format ?? .csv
+        let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: list.namesFiles)
+        let datasetSettings = DatasetSettings(
+            window: settings.frameLength, hop: settings.hop, filters: pipeline.filter, columns: settings.valueColumns,
+            rate: input.rate, channels: input.channels, sampleType: input.sampleType?.rawValue, format: outputFormat.rawValue)
+        let parsedShard = try shard.map { try Shard(parsing: $0) }
+        let run = DatasetManifest.Run(
+            sonde: SondeVersion.number, build: BuildTarget.name, settings: datasetSettings,
+            shard: parsedShard?.description ?? "0/1", inputs: 0, allInputs: 0)
+        let outputs = DatasetOutputs(folder: outputDir, format: outputFormat)
+        let plan = try DatasetPlan(inputs: list.inputs, outputs: outputs, shard: parsedShard, overwrite: overwrite, run: run)
+        if !quiet, plan.skipped > 0 {
+            Diagnostics.note("\(plan.skipped) of \(plan.shardInputs) inputs already have an output in \(outputDir): skipped (--overwrite redoes them)")
+        }
+        var graphOptions = engine.graphOptions()
+        graphOptions.keepGoing = keepGoing
+        graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
+        let graph = PipelineGraph(settings: settings, options: graphOptions)
+        let todo = plan.todo
+        let sink = DatasetSink(
+            outputs: outputs, layout: layout, manifest: plan.manifest, datasetIndices: todo.map(\.index),
+            frameLength: settings.frameLength, report: { Diagnostics.error($0) })
+        let interrupts = Interrupts { _ in graph.stop() }
+        let progress = startProgress(graph: graph, inputCount: todo.count, totalSamples: nil)
+        let summary: PipelineGraph.Summary
+        do {
+            summary = try await graph.run(Self.lazyInputs(todo.map(\.input), settings: settings, options: options), sink: sink)
+        } catch {
+            progress?.finish()
+            sink.abandonCurrent()
+            throw error
+        }
+        progress?.finish()
+        if let signal = interrupts.signal {
+            sink.abandonCurrent()
+            Diagnostics.say(
+                "sonde process: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(graph.inputsCompleted) of \(todo.count) inputs written to \(outputDir); run the same command again to go on")
+            throw ExitCode(128 + signal)
+        }
+        if !quiet { for note in sink.notes { Diagnostics.note(note) } }
+        if summary.failedInputs > 0 {
+            Diagnostics.say("sonde process: \(summary.failedInputs) of \(todo.count) inputs failed (listed above and in \(outputDir)/\(DatasetManifest.fileName(shard: parsedShard)))")
+            throw ExitCode(2)
+        }
+    }
+
+    private func startProgress(graph: PipelineGraph, inputCount: Int, totalSamples: Int?) -> StatusLine? {
+        if inputCount > 1 {
+            return ProgressBar.start(enabled: !quiet, total: inputCount, unit: "inputs") { graph.inputsCompleted }
+        }
+        return ProgressBar.start(enabled: !quiet, total: totalSamples, unit: "samples") { graph.progress }
+    }
+
+    /// Inputs opened when the graph reaches them.
+    private static func lazyInputs(_ inputs: [SampleInput], settings: PipelineSettings, options: SampleSourceOptions) -> PipelineGraph.Inputs {
+        PipelineGraph.Inputs(count: inputs.count, name: { inputs[$0].name }) { index in
+            try open(inputs[index], settings: settings, options: options)
+        }
+    }
+
+    /// Opens an input and checks that the filters and bands fit its rate.
+    private static func open(_ input: SampleInput, settings: PipelineSettings, options: SampleSourceOptions) throws -> PipelineGraph.Input {
+        let source = try SampleSources.open(path: input.path, options: options)
+        do {
+            try settings.validate(sampleRate: source.format.sampleRate)
+        } catch var error as SondeError {
+            // Whether a filter or band fits depends on the input's rate: say which input.
+            error.message += " (input '\(input.path)' is sampled at \(source.format.sampleRate.compactDescription) Hz)"
+            throw error
+        }
+        return PipelineGraph.Input(name: input.name, source: source)
+    }
+}

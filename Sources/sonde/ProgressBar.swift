@@ -3,18 +3,19 @@ import Foundation
 /// The progress line of a long run: samples done, rate, and ETA when the total is known.
 enum ProgressBar {
     /// - Parameters:
-    ///   - total: samples (all channels) expected, if known.
-    ///   - done: samples processed so far.
-    static func start(enabled: Bool, total: Int?, done: @escaping @Sendable () -> Int) -> StatusLine? {
+    ///   - total: samples (all channels) or inputs expected, if known.
+    ///   - unit: what is counted: "samples" or "inputs".
+    ///   - done: how many are done so far.
+    static func start(enabled: Bool, total: Int?, unit: String = "samples", done: @escaping @Sendable () -> Int) -> StatusLine? {
         let started = DispatchTime.now()
         return StatusLine(enabled: enabled, interval: .milliseconds(250)) {
             let samples = done()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-            return text(samples: samples, total: total, rate: seconds > 0 ? Double(samples) / seconds : 0)
+            return text(samples: samples, total: total, rate: seconds > 0 ? Double(samples) / seconds : 0, unit: unit)
         }
     }
 
-    static func text(samples: Int, total: Int?, rate: Double) -> String {
+    static func text(samples: Int, total: Int?, rate: Double, unit: String = "samples") -> String {
         var line = ""
         if let total, total > 0 {
             let fraction = min(1, Double(samples) / Double(total))
@@ -24,7 +25,7 @@ enum ProgressBar {
             line += String(format: "%5.1f%% ", fraction * 100)
             if rate > 0 { line += String(format: " ETA %.0fs ", Double(total - samples) / rate) }
         }
-        line += String(format: " %@ samples  %@ samples/s", compact(Double(samples)), compact(rate))
+        line += " \(compact(Double(samples))) \(unit)  \(compact(rate)) \(unit)/s"
         return line
     }
 

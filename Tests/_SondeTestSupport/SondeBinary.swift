@@ -24,9 +24,13 @@ public enum SondeBinary {
     ///   - stdin: bytes for standard input (empty input if nil).
     ///   - directory: working directory (the fixtures folder by default, so paths stay short).
     @discardableResult
-    public static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL = Fixtures.directory, environment: [String: String] = [:]) throws -> Result {
+    ///   - executable: another program to run instead (a shell that sets limits first).
+    public static func run(
+        _ arguments: [String], stdin: Data? = nil, in directory: URL = Fixtures.directory, environment: [String: String] = [:],
+        executable: URL? = nil
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = executable ?? url
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment

@@ -3,7 +3,7 @@ public import SondeCore
 /// Opens sample inputs by name: the one entry point the command line uses.
 public enum SampleSources {
     /// What an input holds, decided from `--sample-type` or the file name.
-    enum Kind: Equatable {
+    enum Kind: Equatable, Sendable {
         case csv
         case soundFile
         case raw(SampleFormat)
@@ -59,25 +59,38 @@ public enum SampleSources {
     static func kind(of path: String, options: SampleSourceOptions) throws -> Kind {
         if let sampleType = options.sampleType { return .raw(sampleType) }
         if path == "-" { return .csv }
-        let fileName = path.split(separator: "/").last.map(String.init) ?? path
-        let fileExtension =
-            fileName.split(separator: ".", omittingEmptySubsequences: false).dropFirst().last
-            .map { $0.lowercased() } ?? ""
-        switch fileExtension {
-        case "csv", "txt": return .csv
-        case "wav", "flac", "aif", "aiff", "ogg": return .soundFile
-        case "f32", "f32le": return .raw(.f32le)
-        case "f64", "f64le": return .raw(.f64le)
-        case "i16", "i16le", "s16": return .raw(.i16le)
-        case "i32", "i32le": return .raw(.i32le)
-        case "tsv":
+        let fileExtension = Self.fileExtension(of: path)
+        if let kind = extensions[fileExtension] { return kind }
+        if fileExtension == "tsv" {
             throw SondeError(
                 .unsupported, "\(path): tab-separated text is not supported; expected comma-separated values (.csv)")
-        default:
-            let types = SampleFormat.allCases.map(\.rawValue).joined(separator: "|")
-            throw SondeError(
-                .invalidArgument,
-                "\(path): cannot tell how its samples are encoded from the name; pass --sample-type \(types)")
         }
+        let types = SampleFormat.allCases.map(\.rawValue).joined(separator: "|")
+        throw SondeError(
+            .invalidArgument, "\(path): cannot tell how its samples are encoded from the name; pass --sample-type \(types)")
+    }
+
+    /// The one list of the extensions sonde reads, and how: the reader and the folder walk
+    /// (`SampleInputs`) both use it, so they cannot drift apart.
+    static let extensions: [String: Kind] = [
+        "csv": .csv, "txt": .csv,
+        "wav": .soundFile, "flac": .soundFile, "aif": .soundFile, "aiff": .soundFile, "ogg": .soundFile,
+        "f32": .raw(.f32le), "f32le": .raw(.f32le), "f64": .raw(.f64le), "f64le": .raw(.f64le),
+        "i16": .raw(.i16le), "i16le": .raw(.i16le), "s16": .raw(.i16le), "i32": .raw(.i32le), "i32le": .raw(.i32le),
+    ]
+
+    /// What a folder walk takes: every extension above but `.txt` (notes and READMEs sit
+    /// beside recordings), and with `--sample-type` also `.raw`, `.bin` and `.pcm`.
+    public static func walkExtensions(sampleType: SampleFormat?) -> Set<String> {
+        var names = Set(extensions.keys)
+        names.remove("txt")
+        if sampleType != nil { names.formUnion(["raw", "bin", "pcm"]) }
+        return names
+    }
+
+    /// The lower-cased text after the last `.` of the file name, or "".
+    static func fileExtension(of path: String) -> String {
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+        return fileName.split(separator: ".", omittingEmptySubsequences: false).dropFirst().last.map { $0.lowercased() } ?? ""
     }
 }

@@ -110,15 +110,23 @@ final class SoundFileSampleSource: SampleSource {
     /// libsndfile shortens a truncated WAV or AIFF data chunk silently, leaving only a
     /// `data : 4000 (should be 2999)` line in its log; that line is the only sign.
     private func headerAnnouncesMoreData() -> Bool {
-        var log = [CChar](repeating: 0, count: 16_384)
-        let length = log.withUnsafeMutableBytes { bytes in
-            sf_command(file, Int32(SFC_GET_LOG_INFO), bytes.baseAddress, Int32(bytes.count - 1))
-        }
-        guard length > 0 else { return false }
-        let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return text.split(separator: "\n").contains { line in
-            let trimmed = line.drop { $0 == " " }
-            return (trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND")) && trimmed.contains("(should be")
+        // On the stack and searched as bytes first: a 16 KiB array and a String per input
+        // were 3% of a run over 2,000 short clips (perf).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16_384) { log in
+            guard let base = log.baseAddress else { return false }
+            base.initialize(to: 0)
+            (base + log.count - 1).initialize(to: 0)
+            sf_command(file, Int32(SFC_GET_LOG_INFO), base, Int32(log.count - 1))
+            let text = UnsafeBufferPointer(start: base, count: log.count).prefix { $0 != 0 }
+            let marker = Array("(should be".utf8)
+            let found = text.indices.contains { start in
+                text[start] == marker[0] && text[start...].starts(with: marker)
+            }
+            guard found else { return false }
+            return String(decoding: text, as: UTF8.self).split(separator: "\n").contains { line in
+                let trimmed = line.drop { $0 == " " }
+                return (trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND")) && trimmed.contains("(should be")
+            }
         }
     }
 }

@@ -7,9 +7,12 @@ import SondeCore
 
 /// Where records go: standard output, or a file that appears only when the run succeeds.
 ///
-/// A file destination is written to a temporary file beside the target and renamed over
-/// it by `commit()`: a failed run never leaves a half-written file, and never replaces an
-/// existing one with garbage. Bytes are buffered (1 MiB) and written with `write(2)`.
+/// A file destination is written to an unnamed temporary file in the target's folder
+/// (Linux's `O_TMPFILE`) and given its name by `commit()`: a failed, interrupted or killed
+/// run (even by SIGKILL) leaves no file behind, and never replaces an existing one with
+/// a partial one. Where the file system has no `O_TMPFILE`, a named temporary
+/// `.NAME.sonde-tmp-PID-XXXXXX` is used and removed on failure. Bytes are buffered
+/// (1 MiB) and written with `write(2)`.
 public final class OutputFile {
     /// When buffered bytes reach the descriptor.
     public enum FlushPolicy: Sendable {
@@ -24,16 +27,25 @@ public final class OutputFile {
     private let displayName: String
     public let flushPolicy: FlushPolicy
     private let descriptor: Int32
-    private let temporaryPath: String?
+    /// How `commit()` names the file: nil for standard output and devices.
+    private let pending: PendingFile?
     private var buffer: [UInt8] = []
     private var finished = false
     private static let capacity = 1 << 20
+
+    /// A file being written that has no name yet, or a temporary one.
+    private enum PendingFile {
+        /// Unnamed (`O_TMPFILE`): linked into place at commit.
+        case unnamed(target: String)
+        /// Named temporary beside the target: renamed over it at commit.
+        case named(temporary: String, target: String)
+    }
 
     /// Writes to standard output.
     public init(standardOutputFlushing flushPolicy: FlushPolicy) {
         path = nil
         displayName = "standard output"
-        temporaryPath = nil
+        pending = nil
         descriptor = 1
         self.flushPolicy = flushPolicy
         buffer.reserveCapacity(Self.capacity)
@@ -43,46 +55,82 @@ public final class OutputFile {
     public init(discarding: Void = ()) throws {
         path = nil
         displayName = "/dev/null"
-        temporaryPath = nil
+        pending = nil
         flushPolicy = .whenFull
         descriptor = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw SondeError(.io, "cannot open /dev/null: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw SondeError(.io, "cannot open /dev/null: \(SystemCall.describe(errno))") }
         buffer.reserveCapacity(Self.capacity)
     }
 
-    /// Creates a temporary file beside `path`; nothing appears at `path` until `commit()`.
-    /// - Throws: `SondeError(.io)` when the directory is missing or not writable.
+    /// Opens an unnamed file in `path`'s folder; nothing appears at `path` until `commit()`.
+    /// An existing file keeps its permissions, and a symbolic link is followed (the file
+    /// it names is replaced, not the link).
+    /// - Throws: `SondeError(.io)` when the folder is missing or not writable.
     public init(atomicallyReplacing path: String, flushPolicy: FlushPolicy = .whenFull) throws {
         self.flushPolicy = flushPolicy
+        var status = stat()
+        let exists = stat(path, &status) == 0
         // A device, FIFO or socket (`-o /dev/null`, `-o /dev/stdout`) is written in place:
         // renaming a temporary file over it would replace the device with a plain file.
-        var status = stat()
-        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
+        if exists, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
             let fd = open(path, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw SondeError(.io, "cannot write output '\(path)': \(String(cString: strerror(errno)))")
+                throw SondeError(.io, "cannot write output '\(path)': \(SystemCall.describe(errno))")
             }
             self.path = nil
             displayName = path
-            temporaryPath = nil
+            pending = nil
             descriptor = fd
             buffer.reserveCapacity(Self.capacity)
             return
         }
+        if exists, status.st_mode & S_IFMT == S_IFDIR {
+            throw SondeError(.io, "cannot write output '\(path)': it is a folder; expected a file name")
+        }
         self.path = path
         displayName = path
-        var template = Array("\(path).sonde-tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else {
-            throw SondeError(.io, "cannot write output '\(path)': \(String(cString: strerror(errno))); expected a writable directory")
-        }
-        // mkstemp creates 0600; give the result the mode any new file would get.
+        let target = Self.resolvingLink(path)
+        // The mode an existing file has, else the one any new file would get.
         let mask = umask(0)
         umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        let mode = exists ? mode_t(status.st_mode & 0o7777) : 0o666 & ~mask
+        let folder = Self.folder(of: target)
+        var fd = open(folder, openTemporaryFile | O_WRONLY | O_CLOEXEC, mode)
+        if fd >= 0 {
+            pending = .unnamed(target: target)
+        } else if errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL {
+            // No O_TMPFILE here (some network file systems): a named temporary file.
+            let name = target.split(separator: "/").last.map(String.init) ?? target
+            let prefix = target.dropLast(name.count)
+            var template = Array("\(prefix).\(name).sonde-tmp-\(getpid())-XXXXXX".utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
+            guard fd >= 0 else {
+                throw SondeError(.io, "cannot write output '\(path)': \(SystemCall.describe(errno)); expected a writable folder")
+            }
+            pending = .named(
+                temporary: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                target: target)
+        } else {
+            throw SondeError(.io, "cannot write output '\(path)': \(SystemCall.describe(errno)); expected a writable folder")
+        }
+        fchmod(fd, mode)
         descriptor = fd
-        temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         buffer.reserveCapacity(Self.capacity)
+    }
+
+    /// The file a symbolic link finally names (the path itself when it is none).
+    private static func resolvingLink(_ path: String) -> String {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else {
+            return path
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     deinit {
@@ -117,7 +165,7 @@ public final class OutputFile {
                 if written < 0 {
                     if errno == EINTR { continue }
                     if errno == EPIPE { throw SondeError(.cancelled, "output closed by its reader") }
-                    throw SondeError(.io, "cannot write \(displayName): \(String(cString: strerror(errno)))")
+                    throw SondeError(.io, "cannot write \(displayName): \(SystemCall.describe(errno))")
                 }
                 offset += written
             }
@@ -125,11 +173,11 @@ public final class OutputFile {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes and, for a file, moves the finished file into place.
+    /// Flushes and, for a file, gives the finished file its name.
     public func commit() throws {
         try flush()
         finished = true
-        guard let path, let temporaryPath else {
+        guard let pending else {
             // A device or FIFO we opened: close it so a reader sees the end. Standard
             // output stays open for whatever the process writes next.
             if descriptor != 1 { close(descriptor) }
@@ -137,14 +185,30 @@ public final class OutputFile {
         }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 || errno == EINVAL else {
-            let message = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            throw SondeError(.io, "cannot write '\(path)': \(message)")
+            let message = SystemCall.describe(errno)
+            discard(pending)
+            throw SondeError(.io, "cannot write '\(displayName)': \(message)")
         }
-        guard rename(temporaryPath, path) == 0 else {
-            let message = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            throw SondeError(.io, "cannot create '\(path)': \(message)")
+        switch pending {
+        case .unnamed(let target):
+            // Linked under a temporary name, then renamed over the target: link() cannot
+            // replace an existing file, rename() can, atomically.
+            let temporary = "\(target).sonde-tmp-\(getpid())"
+            unlink(temporary)
+            guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 else {
+                throw SondeError(.io, "cannot create '\(displayName)': \(SystemCall.describe(errno))")
+            }
+            guard rename(temporary, target) == 0 else {
+                let message = SystemCall.describe(errno)
+                unlink(temporary)
+                throw SondeError(.io, "cannot create '\(displayName)': \(message)")
+            }
+        case .named(let temporary, let target):
+            guard rename(temporary, target) == 0 else {
+                let message = SystemCall.describe(errno)
+                unlink(temporary)
+                throw SondeError(.io, "cannot create '\(displayName)': \(message)")
+            }
         }
     }
 
@@ -152,8 +216,15 @@ public final class OutputFile {
     public func abandon() {
         guard !finished else { return }
         finished = true
-        guard let temporaryPath else { return }
+        guard let pending else { return }
         close(descriptor)
-        unlink(temporaryPath)
+        discard(pending)
+    }
+
+    private func discard(_ pending: PendingFile) {
+        if case .named(let temporary, _) = pending { unlink(temporary) }
     }
 }
+
+/// Linux's `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`), a macro Swift does not import.
+private let openTemporaryFile: Int32 = 0o20_000_000 | O_DIRECTORY

@@ -1,0 +1,134 @@
+public import SondeCore
+public import SondeIO
+public import SondePipeline
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes each input's records to its own file (`--output-dir`) and records each input's
+/// end in the manifest: the sink of a dataset run.
+///
+/// Each output is written to an unnamed file and named only once its input has ended
+/// well, so an interrupted or killed run leaves finished outputs and nothing else, and a
+/// rerun can skip every output that exists.
+public final class DatasetSink: PipelineSink {
+    private let outputs: DatasetOutputs
+    private let layout: RecordLayout
+    private let manifest: ManifestWriter
+    /// The dataset index of each graph input (the graph sees only the inputs to do).
+    private let datasetIndices: [Int]
+    private let report: (String) -> Void
+    private let frameLength: Int
+    private var writer: (any RecordWriter)?
+    private var output: OutputFile?
+    private var createdFolders: Set<String> = []
+    /// Inputs that failed (with `keepGoing`).
+    public private(set) var failures = 0
+    public private(set) var notes: [String] = []
+
+    /// - Parameters:
+    ///   - datasetIndices: for each graph input, its index in the whole dataset.
+    ///   - report: says an input's failure on standard error.
+    public init(
+        outputs: DatasetOutputs, layout: RecordLayout, manifest: ManifestWriter, datasetIndices: [Int], frameLength: Int,
+        report: @escaping (String) -> Void
+    ) {
+        self.frameLength = frameLength
+        self.outputs = outputs
+        self.layout = layout
+        self.manifest = manifest
+        self.datasetIndices = datasetIndices
+        self.report = report
+    }
+
+    public func begin(input index: Int, name: String, format: StreamFormat) throws {
+        let path = outputs.path(for: name)
+        try createFolders(for: path)
+        let output = try OutputFile(atomicallyReplacing: path)
+        self.output = output
+        writer = try RecordWriters.make(format: outputs.format, layout: layout, output: output)
+    }
+
+    public func write(_ batch: RecordBatch) throws {
+        try writer?.write(batch)
+    }
+
+    public func end(input index: Int, name: String, outcome: PipelineGraph.InputOutcome) throws {
+        let datasetIndex = datasetIndices[index]
+        switch outcome {
+        case .finished(let summary):
+            try writer?.finish()
+            notes += summary.notes(name: name, frameLength: frameLength)
+            try manifest.append(
+                DatasetManifest.Result(
+                    index: datasetIndex, status: .ok, samplesPerChannel: summary.samplesPerChannel, frames: summary.frames,
+                    records: summary.records))
+        case .failed(let error):
+            output?.abandon()
+            failures += 1
+            // A SondeError names the input's path already (and the line and column).
+            let message = (error as? SondeError)?.description ?? "\(name): \(error)"
+            report(message)
+            try manifest.append(DatasetManifest.Result(index: datasetIndex, status: .failed, error: message))
+        }
+        writer = nil
+        output = nil
+    }
+
+    /// Drops the output of the input in progress (the run was interrupted).
+    public func abandonCurrent() {
+        output?.abandon()
+        writer = nil
+        output = nil
+    }
+
+    private func createFolders(for path: String) throws {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let folder = String(path[..<slash])
+        guard !createdFolders.contains(folder) else { return }
+        try DatasetPlan.createFolder(folder)
+        createdFolders.insert(folder)
+    }
+}
+
+/// Writes every input's records to one output (`-o`, or standard output).
+public final class SingleOutputSink: PipelineSink {
+    private let writer: any RecordWriter
+    public private(set) var notes: [String] = []
+    private let frameLength: Int
+
+    public init(writer: any RecordWriter, frameLength: Int) {
+        self.writer = writer
+        self.frameLength = frameLength
+    }
+
+    public func begin(input index: Int, name: String, format: StreamFormat) throws {}
+
+    public func write(_ batch: RecordBatch) throws {
+        try writer.write(batch)
+    }
+
+    /// Closes the format and commits the output.
+    public func finish() throws {
+        try writer.finish()
+    }
+
+    public func end(input index: Int, name: String, outcome: PipelineGraph.InputOutcome) throws {
+        if case .finished(let summary) = outcome {
+            notes += summary.notes(name: name, frameLength: frameLength)
+        }
+    }
+}
+
+extension PipelineGraph.InputSummary {
+    /// What to tell the user about an input that ended well: the source's notes, and
+    /// when it was shorter than one window.
+    func notes(name: String, frameLength: Int) -> [String] {
+        var notes = self.notes
+        if frames == 0 {
+            notes.append("\(name): \(samplesPerChannel) samples per channel, fewer than one window of \(frameLength): no records")
+        }
+        return notes
+    }
+}

@@ -1,0 +1,76 @@
+public import SondeCore
+
+extension PipelineGraph {
+    /// One input of a run, opened.
+    public struct Input: @unchecked Sendable {
+        // @unchecked: the source is used by its reader stage only, one call at a time.
+        public var name: String
+        public var source: any SampleSource
+        /// How records get their `time`; seconds from the start (plus the source's time
+        /// offset) unless a live source gives a wall clock.
+        public var clock: RecordClock?
+
+        public init(name: String, source: any SampleSource, clock: RecordClock? = nil) {
+            self.name = name
+            self.source = source
+            self.clock = clock
+        }
+    }
+
+    /// The inputs of a run, opened one at a time as the graph reaches them: a dataset of
+    /// 100,000 files holds a few open at once, not all of them.
+    public struct Inputs: Sendable {
+        public var count: Int
+        /// The name of input `index` (its `file` column), known without opening it.
+        public var name: @Sendable (Int) -> String
+        /// Opens input `index`; called once per input, on a thread that may block.
+        public var open: @Sendable (Int) throws -> Input
+
+        public init(count: Int, name: @escaping @Sendable (Int) -> String, open: @escaping @Sendable (Int) throws -> Input) {
+            self.count = count
+            self.name = name
+            self.open = open
+        }
+
+        /// Inputs opened already (live sources, tests).
+        public init(opened inputs: [Input]) {
+            let box = OpenedInputs(inputs)
+            self.init(count: inputs.count, name: { box.inputs[$0].name }, open: { box.inputs[$0] })
+        }
+    }
+
+    /// What one input gave, handed to the sink when its last record is written.
+    public struct InputSummary: Sendable {
+        public var samplesPerChannel: Int
+        public var frames: Int
+        public var records: Int
+        /// Notes from the source (a partial last frame that was dropped, ...).
+        public var notes: [String]
+
+        static let empty = InputSummary(samplesPerChannel: 0, frames: 0, records: 0, notes: [])
+    }
+
+    /// How one input ended: measured to its end (or to `stop()`), or failed; an input fails
+    /// without ending the run only with `Options.keepGoing`.
+    public enum InputOutcome: Sendable {
+        case finished(InputSummary)
+        case failed(any Error)
+    }
+}
+
+/// Where a run's records go, input by input. Every call comes from one thread, in input
+/// order: `begin`, that input's batches, then `end`, before the next input's `begin`.
+public protocol PipelineSink: AnyObject {
+    /// Input `index` has been opened and its first records are coming (none, for an input
+    /// that fails to open).
+    func begin(input index: Int, name: String, format: StreamFormat) throws
+    func write(_ batch: RecordBatch) throws
+    func end(input index: Int, name: String, outcome: PipelineGraph.InputOutcome) throws
+}
+
+/// Inputs opened before the run, shared with the graph's opening threads.
+private final class OpenedInputs: @unchecked Sendable {
+    // @unchecked: read-only after init; each input is handed to its one reader stage.
+    let inputs: [PipelineGraph.Input]
+    init(_ inputs: [PipelineGraph.Input]) { self.inputs = inputs }
+}
