@@ -43,6 +43,8 @@ let package = Package(
         // Header-only C for the frame kernels, which Swift cannot spell: a fused
         // multiply-add on SIMD4<Double>, and whether the build has 256-bit registers.
         .target(name: "CKernelSupport"),
+        // Linux system calls glibc declares only under _GNU_SOURCE (syncfs).
+        .target(name: "CSystemCalls"),
         .target(name: "SondeCore"),
         .target(
             name: "SondeDSP",
@@ -83,7 +85,7 @@ let package = Package(
             ]
         ),
         // Batch runs: one output or one per input (`--output-dir`), manifests, shards, merge.
-        .target(name: "SondeBatch", dependencies: ["SondeCore", "SondeIO", "SondePipeline"]),
+        .target(name: "SondeBatch", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "CSystemCalls"]),
         .executableTarget(
             name: "sonde",
             dependencies: [
@@ -120,6 +122,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .system && target.name != "CKernelSupport" {
+for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

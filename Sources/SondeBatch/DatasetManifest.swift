@@ -95,14 +95,20 @@ public struct DatasetManifest {
         public var type = "result"
         public var index: Int
         public var status: Status
+        /// The output's path in the folder, for `ok` results.
+        public var output: String?
         public var samplesPerChannel: Int?
         public var frames: Int?
         public var records: Int?
         public var error: String?
 
-        public init(index: Int, status: Status, samplesPerChannel: Int? = nil, frames: Int? = nil, records: Int? = nil, error: String? = nil) {
+        public init(
+            index: Int, status: Status, output: String? = nil, samplesPerChannel: Int? = nil, frames: Int? = nil,
+            records: Int? = nil, error: String? = nil
+        ) {
             self.index = index
             self.status = status
+            self.output = output
             self.samplesPerChannel = samplesPerChannel
             self.frames = frames
             self.records = records

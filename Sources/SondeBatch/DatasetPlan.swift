@@ -25,7 +25,7 @@ public struct DatasetPlan {
         let selected = inputs.enumerated().filter { shard?.contains($0.element.name) ?? true }
         try outputs.checkDistinct(selected.map(\.element.name))
         try Self.createFolder(outputs.folder)
-        try Self.checkCompatible(folder: outputs.folder, with: run)
+        let done = try Self.recordedOutputs(folder: outputs.folder, compatibleWith: run)
         manifest = try ManifestWriter(path: outputs.folder + "/" + DatasetManifest.fileName(shard: shard))
         var run = run
         run.inputs = selected.count
@@ -42,7 +42,8 @@ public struct DatasetPlan {
                     index: index, input: input.name, path: input.path, output: outputs.relativePath(for: input.name), size: size))
         }
         for (index, input) in selected {
-            if !overwrite, access(outputs.path(for: input.name), F_OK) == 0 {
+            let output = outputs.relativePath(for: input.name)
+            if !overwrite, done.contains(output), access(outputs.folder + "/" + output, F_OK) == 0 {
                 try manifest.append(DatasetManifest.Result(index: index, status: .skipped))
                 skipped += 1
             } else {
@@ -51,12 +52,19 @@ public struct DatasetPlan {
         }
     }
 
-    /// Refuses a folder whose manifests (any shard's) were made by another build or with
-    /// other settings: its outputs and this run's would not belong together.
-    static func checkCompatible(folder: String, with run: DatasetManifest.Run) throws {
+    /// The outputs the folder's manifests (every shard's) record as written: only those
+    /// are skipped, so an output that exists without its `ok` line (a crash between the
+    /// two) is made again. Refuses a folder whose manifests were made by another build or
+    /// with other settings: its outputs and this run's would not belong together.
+    static func recordedOutputs(folder: String, compatibleWith run: DatasetManifest.Run) throws -> Set<String> {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var done = Set<String>()
         for name in names.sorted() where name.hasPrefix("manifest") && name.hasSuffix(".jsonl") {
-            guard let first = try DatasetManifest.read(path: folder + "/" + name).first?.run else { continue }
+            let sections = try DatasetManifest.read(path: folder + "/" + name)
+            for section in sections {
+                for result in section.results.values where result.status == .ok { if let output = result.output { done.insert(output) } }
+            }
+            guard let first = sections.first?.run else { continue }
             guard first.isCompatible(with: run) else {
                 let what = first.settings != run.settings ? "other settings" : "sonde \(first.sonde) (\(first.build) build)"
                 throw SondeError(
@@ -64,6 +72,7 @@ public struct DatasetPlan {
                     "--output-dir \(folder): its outputs were made with \(what) (\(name)); use the same settings and build, or a new --output-dir")
             }
         }
+        return done
     }
 
     static func createFolder(_ folder: String) throws {

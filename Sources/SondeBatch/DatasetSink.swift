@@ -1,6 +1,7 @@
 public import SondeCore
 public import SondeIO
 public import SondePipeline
+import CSystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -23,6 +24,9 @@ public final class DatasetSink: PipelineSink {
     private var writer: (any RecordWriter)?
     private var output: OutputFile?
     private var createdFolders: Set<String> = []
+    /// Results of outputs committed but not yet made durable.
+    private var pending: [DatasetManifest.Result] = []
+    private var lastSync = MonotonicClock.now()
     /// Inputs that failed (with `keepGoing`).
     public private(set) var failures = 0
     public private(set) var notes: [String] = []
@@ -45,7 +49,7 @@ public final class DatasetSink: PipelineSink {
     public func begin(input index: Int, name: String, format: StreamFormat) throws {
         let path = outputs.path(for: name)
         try createFolders(for: path)
-        let output = try OutputFile(atomicallyReplacing: path)
+        let output = try OutputFile(atomicallyReplacing: path, syncOnCommit: false)
         self.output = output
         writer = try RecordWriters.make(format: outputs.format, layout: layout, output: output)
     }
@@ -60,20 +64,38 @@ public final class DatasetSink: PipelineSink {
         case .finished(let summary):
             try writer?.finish()
             notes += summary.notes(name: name, frameLength: frameLength)
-            try manifest.append(
+            pending.append(
                 DatasetManifest.Result(
-                    index: datasetIndex, status: .ok, samplesPerChannel: summary.samplesPerChannel, frames: summary.frames,
-                    records: summary.records))
+                    index: datasetIndex, status: .ok, output: outputs.relativePath(for: name),
+                    samplesPerChannel: summary.samplesPerChannel, frames: summary.frames, records: summary.records))
         case .failed(let error):
             output?.abandon()
             failures += 1
             // A SondeError names the input's path already (and the line and column).
             let message = (error as? SondeError)?.description ?? "\(name): \(error)"
             report(message)
-            try manifest.append(DatasetManifest.Result(index: datasetIndex, status: .failed, error: message))
+            pending.append(DatasetManifest.Result(index: datasetIndex, status: .failed, error: message))
         }
         writer = nil
         output = nil
+        if pending.count >= 64 || MonotonicClock.now() &- lastSync > 1_000_000_000 { try recordResults() }
+    }
+
+    /// Makes the outputs committed so far durable (one `syncfs` for all of them), then
+    /// records them in the manifest: an `ok` line always names an output on disk, so a
+    /// rerun after a crash or power loss trusts those and redoes the others.
+    public func recordResults() throws {
+        lastSync = MonotonicClock.now()
+        guard !pending.isEmpty else { return }
+        let folder = open(outputs.folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            defer { close(folder) }
+            guard sonde_syncfs(folder) == 0 else {
+                throw SondeError(.io, "cannot write '\(outputs.folder)': \(String(cString: strerror(errno)))")
+            }
+        }
+        for result in pending { try manifest.append(result) }
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// Drops the output of the input in progress (the run was interrupted).

@@ -225,9 +225,12 @@ struct ProcessCommand: AsyncParsableCommand {
         } catch {
             progress?.finish()
             sink.abandonCurrent()
+            // The outputs written before the error are complete: keep them for the rerun.
+            try? sink.recordResults()
             throw error
         }
         progress?.finish()
+        try sink.recordResults()
         if let signal = interrupts.signal {
             sink.abandonCurrent()
             Diagnostics.say(

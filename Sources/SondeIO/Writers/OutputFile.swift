@@ -31,6 +31,8 @@ public final class OutputFile {
     private let pending: PendingFile?
     private var buffer: [UInt8] = []
     private var finished = false
+    /// Whether `commit()` waits for the data to reach the disk (`fsync`).
+    private var syncsOnCommit = true
     private static let capacity = 1 << 20
 
     /// A file being written that has no name yet, or a temporary one.
@@ -65,9 +67,12 @@ public final class OutputFile {
     /// Opens an unnamed file in `path`'s folder; nothing appears at `path` until `commit()`.
     /// An existing file keeps its permissions, and a symbolic link is followed (the file
     /// it names is replaced, not the link).
+    /// - Parameter syncOnCommit: false when the caller makes many outputs durable at once
+    ///   (`syncfs`): an `fsync` per file took a dataset run of 20,000 clips from 4 to 46 s.
     /// - Throws: `SondeError(.io)` when the folder is missing or not writable.
-    public init(atomicallyReplacing path: String, flushPolicy: FlushPolicy = .whenFull) throws {
+    public init(atomicallyReplacing path: String, flushPolicy: FlushPolicy = .whenFull, syncOnCommit: Bool = true) throws {
         self.flushPolicy = flushPolicy
+        syncsOnCommit = syncOnCommit
         var status = stat()
         let exists = stat(path, &status) == 0
         // A device, FIFO or socket (`-o /dev/null`, `-o /dev/stdout`) is written in place:
@@ -184,7 +189,7 @@ public final class OutputFile {
             return
         }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 || errno == EINVAL else {
+        guard !syncsOnCommit || fsync(descriptor) == 0 || errno == EINVAL else {
             let message = SystemCall.describe(errno)
             discard(pending)
             throw SondeError(.io, "cannot write '\(displayName)': \(message)")
