@@ -117,6 +117,7 @@ public final class PipelineGraph: Sendable {
 
         let threads = WorkerThreads(count: options.jobs)
         defer { threads.shutdown() }
+        let urgent = UrgentJobs(threads: threads)
         let records = try await withTaskExecutorPreference(threads) {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<options.jobs {
@@ -129,7 +130,7 @@ public final class PipelineGraph: Sendable {
                     do {
                         try await runInputs(
                             inputs, lanes: lanes, sizes: sizes, bufferPool: bufferPool, opened: opened, work: work,
-                            failure: failure)
+                            failure: failure, urgent: urgent)
                         opened.finish()
                         work.finish()
                     } catch {
@@ -163,7 +164,8 @@ public final class PipelineGraph: Sendable {
     /// per lane that frees), each after its slot has joined the exporter's queue.
     private func runInputs(
         _ inputs: Inputs, lanes: [BlockingThread<Int>], sizes: StageSizes, bufferPool: StageBufferPool,
-        opened: AsyncBoundedQueue<ResultSlot<OpenedStage>>, work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure
+        opened: AsyncBoundedQueue<ResultSlot<OpenedStage>>, work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure,
+        urgent: UrgentJobs
     ) async throws {
         try await withThrowingTaskGroup(of: Int.self) { group in
             var next = 0
@@ -176,7 +178,7 @@ public final class PipelineGraph: Sendable {
                 group.addTask { [self] in
                     try await runInput(
                         index, of: inputs, on: lanes[lane], sizes: sizes, bufferPool: bufferPool, slot: slot, work: work,
-                        failure: failure)
+                        failure: failure, urgent: urgent)
                     return lane
                 }
                 return true
@@ -189,7 +191,7 @@ public final class PipelineGraph: Sendable {
     /// One input: opened on its lane's thread, then read there and cut into jobs.
     private func runInput(
         _ index: Int, of inputs: Inputs, on lane: BlockingThread<Int>, sizes: StageSizes, bufferPool: StageBufferPool,
-        slot: ResultSlot<OpenedStage>, work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure
+        slot: ResultSlot<OpenedStage>, work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure, urgent: UrgentJobs
     ) async throws {
         let stage: SourceStage
         do {
@@ -227,7 +229,8 @@ public final class PipelineGraph: Sendable {
             group.addTask { [self] in
                 try await stage.read(on: lane, stop: stopSignal, samplesRead: samplesRead, keepGoing: options.keepGoing)
             }
-            group.addTask { await stage.cut(into: work) }
+            // The framer before the workers' jobs (`WorkerThreads`): it feeds them.
+            group.addTask(executorPreference: urgent) { await stage.cut(into: work) }
             try await group.waitForAll()
         }
     }

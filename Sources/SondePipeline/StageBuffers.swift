@@ -47,10 +47,10 @@ struct StageSizes: Sendable {
     /// one being measured per worker, and one each at the framer and the exporter.
     var jobsInFlight: Int
 
-    /// Samples one channel's job holds at most (2 MiB), unless one frame is longer: 128
+    /// Samples one channel's job holds at most (512 KiB), unless one frame is longer: 128
     /// frames of a 65536-sample window would be 4.2 M samples a job, and the jobs in flight
-    /// took peak RSS to 164-197 MiB.
-    static let jobSampleLimit = 1 << 18
+    /// took peak RSS to 164-197 MiB; shorter jobs also let the framer in sooner.
+    static let jobSampleLimit = 1 << 16
 
     init(options: PipelineGraph.Options, frameLength: Int, hop: Int) {
         ringCapacity = options.ringCapacity

@@ -6,11 +6,15 @@ import Foundation
 /// cores computing, whatever the number of stages. Blocking reads and writes stay on
 /// `BlockingThread`s.
 ///
-/// Jobs run in FIFO order. The threads end when `shutdown()` is called.
+/// Jobs run in FIFO order, except that jobs of tasks that prefer `urgent` (the framers) go
+/// before the rest: a framer that waits behind the workers' jobs leaves them without work,
+/// and with a filter at long windows `--jobs 2` then gained nothing over `--jobs 1`. The
+/// threads end when `shutdown()` is called.
 final class WorkerThreads: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs` and `running` are only touched with `condition` locked.
+    // @unchecked: `jobs`, `urgent` and `running` are only touched with `condition` locked.
     private let condition = NSCondition()
     private var jobs = Deque<Entry>()
+    private var urgentJobs = Deque<Entry>()
     private var running = true
 
     init(count: Int, name: String = "sonde.worker") {
@@ -22,9 +26,14 @@ final class WorkerThreads: TaskExecutor, @unchecked Sendable {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
+        enqueue(job, urgent: false)
+    }
+
+    /// Queues `job` behind the other urgent ones, before every other job.
+    fileprivate func enqueue(_ job: consuming ExecutorJob, urgent isUrgent: Bool) {
         let job = UnownedJob(job)
         condition.lock()
-        jobs.append(.job(job))
+        if isUrgent { urgentJobs.append(.job(job)) } else { jobs.append(.job(job)) }
         condition.signal()
         condition.unlock()
     }
@@ -71,10 +80,23 @@ final class WorkerThreads: TaskExecutor, @unchecked Sendable {
     private func next() -> Entry? {
         condition.lock()
         defer { condition.unlock() }
-        while jobs.isEmpty {
+        while jobs.isEmpty && urgentJobs.isEmpty {
             guard running else { return nil }
             condition.wait()
         }
-        return jobs.popFirst()
+        return urgentJobs.popFirst() ?? jobs.popFirst()
+    }
+}
+
+/// `WorkerThreads` seen as an executor whose jobs run before the others'.
+final class UrgentJobs: TaskExecutor, Sendable {
+    private let threads: WorkerThreads
+
+    init(threads: WorkerThreads) {
+        self.threads = threads
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        threads.enqueue(job, urgent: true)
     }
 }

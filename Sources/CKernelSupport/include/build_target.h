@@ -11,7 +11,10 @@
 #define SONDE_BUILD_NEEDS_AVX2 0
 #endif
 
-// The commit the binary was built from: `make build` passes -DSONDE_BUILD_COMMIT="...".
+// The commit the binary was built from: `make build` writes build_commit.h (untracked).
+#if __has_include("build_commit.h")
+#include "build_commit.h"
+#endif
 #ifndef SONDE_BUILD_COMMIT
 #define SONDE_BUILD_COMMIT "unknown"
 #endif
