@@ -188,7 +188,9 @@ public final class PipelineGraph: Sendable {
         }
     }
 
-    /// One input: opened on its lane's thread, then read there and cut into jobs.
+    /// One input: opened on its lane's thread, its stage made and its first read done in
+    /// the same call (a short clip then needs one hand-off to that thread, not three), then
+    /// read there to its end and cut into jobs.
     private func runInput(
         _ index: Int, of inputs: Inputs, on lane: BlockingThread<Int>, sizes: StageSizes, bufferPool: StageBufferPool,
         slot: ResultSlot<OpenedStage>, work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure, urgent: UrgentJobs
@@ -196,23 +198,26 @@ public final class PipelineGraph: Sendable {
         let stage: SourceStage
         do {
             let box = OpenedBox()
-            lane.replaceCall {
-                box.input = try inputs.open(index)
+            lane.replaceCall { [self] in
+                let input = try inputs.open(index)
+                let buffers = bufferPool.take(channelCount: input.source.format.channelCount)
+                do {
+                    let stage = try SourceStage(
+                        index: index, input: input, settings: settings, sizes: sizes, encoder: options.encoder,
+                        jobs: options.jobs, times: stageTimes, stageBuffers: buffers)
+                    try stage.readFirst()
+                    box.stage = stage
+                } catch {
+                    bufferPool.recycle(buffers)
+                    throw error
+                }
                 return 0
             }
-            guard try await lane.run() != nil, let input = box.input else {
+            guard try await lane.run() != nil, let opened = box.stage else {
                 slot.abandon()
                 return
             }
-            let buffers = bufferPool.take(channelCount: input.source.format.channelCount)
-            do {
-                stage = try SourceStage(
-                    index: index, input: input, settings: settings, sizes: sizes, encoder: options.encoder, jobs: options.jobs,
-                    times: stageTimes, stageBuffers: buffers)
-            } catch {
-                bufferPool.recycle(buffers)
-                throw error
-            }
+            stage = opened
         } catch where options.keepGoing {
             slot.fulfil(.failed(index: index, name: inputs.name(index), error: error))
             return
@@ -369,7 +374,7 @@ enum OpenedStage: Sendable {
 /// The input a lane's thread opened, handed back to its task.
 private final class OpenedBox: @unchecked Sendable {
     // @unchecked: written on the lane's thread before its `run()` returns, read after.
-    var input: PipelineGraph.Input?
+    var stage: SourceStage?
 }
 
 /// Per-input counts for `Summary`, written by the exporter.

@@ -94,7 +94,13 @@ final class SourceStage: @unchecked Sendable {
             ring.close()
         }
         let channelCount = format.channelCount
-        let readSamples = Swift.min(readBlock.count, ring.capacity - ring.capacity % channelCount)
+        if firstReadFrames > 0 {
+            samplesPerChannel.add(firstReadFrames, ordering: .relaxed)
+            samplesRead.add(firstReadFrames * channelCount, ordering: .relaxed)
+            ring.commit(firstReadFrames * channelCount)
+        }
+        if endReached { return }
+        let readSamples = readSampleCount
         thread.replaceCall { [self] in
             guard let source else { return 0 }
             return try times.time(.read) { try readConfirmingEnd(source) }
@@ -127,6 +133,26 @@ final class SourceStage: @unchecked Sendable {
 
     /// Set on the reading thread when a read in `readConfirmingEnd` found the end.
     private var endReached = false
+    /// Frames the first read put in the ring, not yet published.
+    private var firstReadFrames = 0
+
+    /// Samples a read asks for: whole frames, at most a read block and the ring.
+    private var readSampleCount: Int {
+        Swift.min(readBlock.count, ring.capacity - ring.capacity % format.channelCount)
+    }
+
+    /// The first read, on the lane's thread right after the input was opened, straight into
+    /// the empty ring; `read(on:...)` publishes it. A short clip is then read, to its end,
+    /// in the same hand-off as its opening.
+    func readFirst() throws {
+        guard let source else { return }
+        let channelCount = format.channelCount
+        let free = ring.withWritableRegions { first, _ in first }
+        let inPlace = Swift.min(free.count, readSampleCount) / channelCount * channelCount
+        guard inPlace > 0 else { return }
+        readTarget = UnsafeMutableBufferPointer(rebasing: free[0..<inPlace])
+        firstReadFrames = try times.time(.read) { try readConfirmingEnd(source) }
+    }
 
     /// One read into `readTarget`; when the source knows its length and has now delivered
     /// all of it, also the read that finds the end, in the same call: one hand-off to the
@@ -134,6 +160,7 @@ final class SourceStage: @unchecked Sendable {
     private func readConfirmingEnd(_ source: any SampleSource) throws -> Int {
         let channelCount = format.channelCount
         var frames = try source.read(into: readTarget)
+        if frames == 0 { endReached = true }
         guard frames > 0, let expected = source.expectedFrames else { return frames }
         while samplesPerChannel.load(ordering: .relaxed) + frames >= expected, frames * channelCount < readTarget.count {
             let more = try source.read(into: UnsafeMutableBufferPointer(rebasing: readTarget[(frames * channelCount)...]))
