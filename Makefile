@@ -1,5 +1,5 @@
 # Fresh-machine entry points: `make demo` and `make test` install what is missing first.
-APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev pkg-config
+APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
