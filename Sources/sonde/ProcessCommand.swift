@@ -47,6 +47,9 @@ struct ProcessCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Output format (default: from the -o extension, else csv).")
     var format: OutputFormat?
 
+    @OptionGroup(title: "Parquet")
+    var parquet: ParquetOptions
+
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output file; '-' or none for standard output.", valueName: "OUT"))
     var output: String?
 
@@ -86,6 +89,7 @@ struct ProcessCommand: AsyncParsableCommand {
             // `-o -` is standard output, as `-` is standard input among the inputs.
             let outputPath = output == "-" ? nil : output
             let outputFormat = format ?? outputPath.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
+            let parquetOptions = try parquet.writerOptions(format: outputFormat, settings: ParquetOptions.settingsJSON(settings))
             let destination = try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
             let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: paths.count > 1)
@@ -99,7 +103,8 @@ struct ProcessCommand: AsyncParsableCommand {
             }
             let progress = ProgressBar.start(enabled: !quiet, total: totalSamples) { graph.progress }
             do {
-                let writer = UncheckedWriter(try RecordWriters.make(format: outputFormat, layout: layout, output: destination))
+                let writer = UncheckedWriter(try RecordWriters.make(
+                    format: outputFormat, layout: layout, output: destination, parquet: parquetOptions))
                 let summary = try await graph.run(inputs: graphInputs) { try writer.writer.write($0) }
                 progress?.finish()
                 try writer.writer.finish()
