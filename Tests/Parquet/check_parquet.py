@@ -161,6 +161,10 @@ def check_row_groups(path: str, header: list[str], columns: dict[str, list], row
             expect(chunk.compression == codec, f"row group {group}, {name}: codec {chunk.compression}, expected {codec}")
             if name in ("file", "channel"):
                 expect("RLE_DICTIONARY" in chunk.encodings and chunk.has_dictionary_page, f"{name}: not dictionary-encoded ({chunk.encodings})")
+            elif chunk.physical_type == "DOUBLE":
+                # Split byte streams under zstd (they compress better), PLAIN uncompressed.
+                encoding = "PLAIN" if codec == "UNCOMPRESSED" else "BYTE_STREAM_SPLIT"
+                expect(chunk.encodings == (encoding,), f"row group {group}, {name}: encodings {chunk.encodings}, expected {encoding}")
             stats = chunk.statistics
             expect(stats is not None and stats.has_min_max and stats.has_null_count, f"row group {group}, {name}: no statistics")
             expect(stats.null_count == 0, f"row group {group}, {name}: null_count {stats.null_count}")

@@ -115,6 +115,14 @@ import Testing
         #expect(bytes == [0x03, 0xD1, 0xFE, 0xFF, 0x0A, 0x07])
     }
 
+    @Test func byteStreamSplitGroupsByteK() {
+        var bytes: [UInt8] = []
+        // 1.0 = 0x3FF0_0000_0000_0000, -2.0 = 0xC000_0000_0000_0000: streams 0-5 are zeros,
+        // stream 6 holds F0 00, stream 7 holds 3F C0.
+        [1.0, -2.0].withUnsafeBufferPointer { ParquetEncoding.appendByteStreamSplit($0, to: &bytes) }
+        #expect(bytes == Array(repeating: 0, count: 12) + [0xF0, 0x00, 0x3F, 0xC0])
+    }
+
     @Test func zeroBoundsFollowTheSpecification() throws {
         let positive = try #require(ParquetColumnChunk.doubleStatistics([0.0, 1.5]))
         #expect(positive.minValue == ParquetColumnChunk.littleEndianBytes((-0.0).bitPattern))

@@ -7,7 +7,7 @@ enum ParquetColumnChunk {
     static let maximumPageValues = 65_536
 
     enum Values {
-        /// DOUBLE, PLAIN.
+        /// DOUBLE: BYTE_STREAM_SPLIT when pages are compressed, else PLAIN.
         case doubles([Double])
         /// INT64, PLAIN (frame, start, or milliseconds of a TIMESTAMP).
         case integers([Int64])
@@ -48,15 +48,22 @@ enum ParquetColumnChunk {
         switch values {
         case .doubles(let doubles):
             type = .double
-            encodings = [.plain]
+            // Split streams only pay with compression: on the issue-6 workload zstd wrote
+            // 70.8% of the raw doubles split, 80.8% plain, and ran 2.9x faster.
+            let encoding: Parquet.Encoding = compressor.compression == .none ? .plain : .byteStreamSplit
+            encodings = [encoding]
             count = doubles.count
             statistics = doubleStatistics(doubles)
             dataPageOffset = offset + Int64(bytes.count - chunkStart)
             try doubles.withUnsafeBufferPointer { all in
                 for first in stride(from: 0, to: max(all.count, 1), by: maximumPageValues) {
                     let slice = UnsafeBufferPointer(rebasing: all[first..<min(first + maximumPageValues, all.count)])
-                    ParquetEncoding.appendPlain(slice, to: &page)
-                    try appendPage(type: .dataPage, numValues: slice.count, encoding: .plain)
+                    if encoding == .plain {
+                        ParquetEncoding.appendPlain(slice, to: &page)
+                    } else {
+                        ParquetEncoding.appendByteStreamSplit(slice, to: &page)
+                    }
+                    try appendPage(type: .dataPage, numValues: slice.count, encoding: encoding)
                 }
             }
         case .integers(let integers):

@@ -5,7 +5,7 @@ import SondeCore
 public enum ParquetCompression: String, CaseIterable, Sendable {
     /// Pages as encoded: the fastest to write and read.
     case none
-    /// Zstandard (the format's `ZSTD` codec, libzstd), level 1.
+    /// Zstandard (the format's `ZSTD` codec, libzstd), level 1; doubles byte-stream-split.
     case zstd
 
     var codec: Parquet.CompressionCodec {
@@ -21,8 +21,8 @@ final class ParquetPageCompressor {
     let compression: ParquetCompression
     private let context: OpaquePointer?
     private var scratch: [UInt8] = []
-    /// Level 1: on the issue-6 workload's features it wrote within 2% of level 3's size
-    /// at about twice the speed.
+    /// Level 1: on the issue-6 workload's split doubles it wrote 70.8% of their size
+    /// against level 3's 70.7%, 1.6x faster (607 against 380 MB/s).
     private static let level: Int32 = 1
 
     /// - Throws: `SondeError(.io)` when libzstd cannot allocate its context.

@@ -19,6 +19,22 @@ enum ParquetEncoding {
         }
     }
 
+    /// BYTE_STREAM_SPLIT for DOUBLE: byte k of every value, for k = 0...7, one stream
+    /// after the other. The same bits as PLAIN, reordered so that the signs and exponents,
+    /// which vary little between windows, sit together where zstd finds them.
+    static func appendByteStreamSplit(_ values: UnsafeBufferPointer<Double>, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        let count = values.count
+        bytes.append(contentsOf: repeatElement(0, count: count * 8))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            let out = UnsafeMutableBufferPointer(rebasing: buffer[start...])
+            for (index, value) in values.enumerated() {
+                let bits = value.bitPattern
+                for stream in 0..<8 { out[stream * count + index] = UInt8(truncatingIfNeeded: bits >> (8 * stream)) }
+            }
+        }
+    }
+
     /// PLAIN for BYTE_ARRAY: a 4-byte little-endian length, then the bytes.
     static func appendPlain(_ value: [UInt8], to bytes: inout [UInt8]) {
         withUnsafeBytes(of: UInt32(value.count).littleEndian) { bytes.append(contentsOf: $0) }

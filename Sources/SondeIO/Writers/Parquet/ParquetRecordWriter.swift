@@ -34,7 +34,8 @@ public struct ParquetWriterOptions: Sendable {
 /// Column types: `file` and `channel` dictionary-encoded UTF-8 strings; `time` a DOUBLE
 /// (seconds, the same double the CSV prints) or, for live sources, a
 /// TIMESTAMP(MILLIS, UTC) of the millisecond the text formats print; `frame` and `start`
-/// INT64; every value column DOUBLE, PLAIN, so values read back bit for bit. All columns
+/// INT64; every value column DOUBLE (BYTE_STREAM_SPLIT under zstd, else PLAIN: the same
+/// bits either way), so values read back bit for bit. All columns
 /// are required. A run with no records writes a valid file with the schema and no row
 /// group; its `time` is a DOUBLE, as the clock is known only from a batch.
 ///
