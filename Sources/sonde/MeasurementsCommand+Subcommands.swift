@@ -100,7 +100,7 @@ extension MeasurementsCommand {
             }
             let id = try MeasurementIDText.require(id ?? "")
             let outputFormat = format ?? output.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
-            let parquetOptions = try parquet.writerOptions(format: outputFormat, settings: nil)
+            let parquetOptions = try parquet.writerOptions(format: outputFormat, settings: nil, toStandardOutput: output == nil)
             let destination =
                 try output.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)

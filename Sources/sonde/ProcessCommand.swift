@@ -89,7 +89,8 @@ struct ProcessCommand: AsyncParsableCommand {
             // `-o -` is standard output, as `-` is standard input among the inputs.
             let outputPath = output == "-" ? nil : output
             let outputFormat = format ?? outputPath.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
-            let parquetOptions = try parquet.writerOptions(format: outputFormat, settings: ParquetOptions.settingsJSON(settings))
+            let parquetOptions = try parquet.writerOptions(
+                format: outputFormat, settings: ParquetOptions.settingsJSON(settings), toStandardOutput: outputPath == nil)
             let destination = try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
             let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: paths.count > 1)

@@ -11,8 +11,8 @@ public struct ParquetWriterOptions: Sendable {
     /// The footer's `created_by`, e.g. `sonde version 1.2.0`.
     public var createdBy: String
 
-    /// 65,536 rows: about 18 MiB of buffered values for the 36 columns of every feature and
-    /// three bands, the order of DuckDB's 122,880-row groups.
+    /// 65,536 rows: 13 MiB of buffered values for every feature and three bands (25 numeric
+    /// columns), the order of DuckDB's 122,880-row groups.
     public static let defaultRowGroupRows = 65_536
     /// Row groups of 1 up to 16 Mi rows.
     public static let rowGroupRowsRange = 1...16_777_216
