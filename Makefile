@@ -1,5 +1,5 @@
 # Fresh-machine entry points: `make demo` and `make test` install what is missing first.
-APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev pkg-config
+APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
@@ -50,6 +50,9 @@ demo: build
 test: deps
 	swift build --build-tests -Xswiftc -warnings-as-errors -Xcc -O2 $(CPU_FLAGS)
 	swift test --skip-build
+	# Parquet read back by pyarrow, polars and DuckDB against the CSV of the same run.
+	python3 -c "import pyarrow, polars, duckdb" 2>/dev/null || python3 -m pip install -q pyarrow polars duckdb
+	python3 Tests/Parquet/check_parquet.py .build/debug/sonde
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
 

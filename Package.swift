@@ -40,6 +40,12 @@ let package = Package(
             pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]
         ),
+        // Parquet's ZSTD codec.
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         // Header-only C for the frame kernels, which Swift cannot spell: a fused
         // multiply-add on SIMD4<Double>, and whether the build has 256-bit registers.
         .target(name: "CKernelSupport"),
@@ -57,7 +63,7 @@ let package = Package(
         ),
         .target(
             name: "SondeIO",
-            dependencies: ["SondeCore", "CSndfile"],
+            dependencies: ["SondeCore", "CSndfile", "CZstd"],
             // Generates ShortestDecimal+PowersOfTen.swift.
             exclude: ["Writers/make_powers_of_ten.py"]
         ),

@@ -73,6 +73,11 @@ public struct DatasetMerge {
     /// Writes the joined output: one header (CSV), one array (JSON), or the lines (NDJSON).
     /// - Throws: `SondeError(.unsupported)` for Parquet outputs; `.io` on a read or write error.
     public func write(folder: String, to output: OutputFile) throws {
+        if format == .parquet {
+            throw SondeError(
+                .unsupported,
+                "\(folder): merging Parquet outputs is not supported yet; read them as one dataset (e.g. DuckDB's '\(folder)/**/*.parquet')")
+        }
         var wroteRecords = false
         for (position, relative) in outputs.enumerated() {
             let bytes = try Self.contents(of: folder + "/" + relative)
@@ -83,6 +88,8 @@ public struct DatasetMerge {
                 try output.write(body)
             case .ndjson:
                 try output.write(bytes)
+            case .parquet:
+                continue  // refused above
             case .json:
                 // "[\n" objects joined by ",\n" "\n]\n", or "[]\n" with none.
                 guard bytes.count > 5, bytes.starts(with: Array("[\n".utf8)) else { continue }

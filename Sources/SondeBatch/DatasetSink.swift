@@ -16,6 +16,7 @@ import CSystemCalls
 public final class DatasetSink: PipelineSink {
     private let outputs: DatasetOutputs
     private let layout: RecordLayout
+    private let parquet: ParquetWriterOptions
     private let manifest: ManifestWriter
     /// The dataset index of each graph input (the graph sees only the inputs to do).
     private let datasetIndices: [Int]
@@ -35,9 +36,10 @@ public final class DatasetSink: PipelineSink {
     ///   - datasetIndices: for each graph input, its index in the whole dataset.
     ///   - report: says an input's failure on standard error.
     public init(
-        outputs: DatasetOutputs, layout: RecordLayout, manifest: ManifestWriter, datasetIndices: [Int], frameLength: Int,
-        report: @escaping (String) -> Void
+        outputs: DatasetOutputs, layout: RecordLayout, parquet: ParquetWriterOptions, manifest: ManifestWriter,
+        datasetIndices: [Int], frameLength: Int, report: @escaping (String) -> Void
     ) {
+        self.parquet = parquet
         self.frameLength = frameLength
         self.outputs = outputs
         self.layout = layout
@@ -51,7 +53,7 @@ public final class DatasetSink: PipelineSink {
         try createFolders(for: path)
         let output = try OutputFile(atomicallyReplacing: path, syncOnCommit: false)
         self.output = output
-        writer = try RecordWriters.make(format: outputs.format, layout: layout, output: output)
+        writer = try RecordWriters.make(format: outputs.format, layout: layout, output: output, parquet: parquet)
     }
 
     public func write(_ batch: RecordBatch) throws {

@@ -41,7 +41,9 @@ public struct LocalMeasurementService: MeasurementService {
         return measurement
     }
 
-    public func export(id: MeasurementID, format: OutputFormat, to output: OutputFile) async throws {
+    public func export(
+        id: MeasurementID, format: OutputFormat, parquet: ParquetWriterOptions, to output: OutputFile
+    ) async throws {
         let owner = try await authentication.requireAccount()
         guard let measurement = try await store.measurement(id: id, owner: owner.id),
             let batches = try await store.batches(of: id, owner: owner.id)
@@ -49,10 +51,10 @@ public struct LocalMeasurementService: MeasurementService {
             output.abandon()
             throw Self.notFound(id)
         }
-        try Self.write(measurement, batches, format: format, to: output)
+        try Self.write(measurement, batches, format: format, parquet: parquet, to: output)
     }
 
-    public func exportAll(format: OutputFormat, directory: String) async throws -> [String] {
+    public func exportAll(format: OutputFormat, parquet: ParquetWriterOptions, directory: String) async throws -> [String] {
         let owner = try await authentication.requireAccount()
         try PrivateFiles.makeDirectory(directory)
         var written: [String] = []
@@ -61,7 +63,7 @@ public struct LocalMeasurementService: MeasurementService {
             // Deleted by another process since the listing: skip it, as if listed a moment later.
             guard let batches = try await store.batches(of: measurement.id, owner: owner.id) else { continue }
             let path = "\(directory)/measurement-\(measurement.id).\(format.rawValue)"
-            try Self.write(measurement, batches, format: format, to: OutputFile(atomicallyReplacing: path))
+            try Self.write(measurement, batches, format: format, parquet: parquet, to: OutputFile(atomicallyReplacing: path))
             written.append(path)
         }
         let index = try OutputFile(atomicallyReplacing: directory + "/measurements.json")
@@ -76,11 +78,14 @@ public struct LocalMeasurementService: MeasurementService {
     }
 
     private static func write(
-        _ measurement: SavedMeasurement, _ batches: [RecordBatch], format: OutputFormat, to output: OutputFile
+        _ measurement: SavedMeasurement, _ batches: [RecordBatch], format: OutputFormat,
+        parquet: ParquetWriterOptions, to output: OutputFile
     ) throws {
         do {
             let layout = RecordLayout(valueColumns: measurement.columns, includesFile: false)
-            let writer = try RecordWriters.make(format: format, layout: layout, output: output)
+            var parquet = parquet
+            parquet.keyValueMetadata += [("sonde.settings", measurement.settings), ("sonde.device", measurement.deviceID)]
+            let writer = try RecordWriters.make(format: format, layout: layout, output: output, parquet: parquet)
             for batch in batches { try writer.write(batch) }
             try writer.finish()
         } catch {

@@ -23,13 +23,27 @@ public protocol MeasurementService: Sendable {
 
     /// Writes the series in exactly the format `sonde process` writes for the same records,
     /// then commits `output`.
-    func export(id: MeasurementID, format: OutputFormat, to output: OutputFile) async throws
+    /// - Parameter parquet: for `.parquet`: compression, row groups, and footer metadata, to
+    ///   which the measurement's settings are added as `sonde.settings`.
+    func export(id: MeasurementID, format: OutputFormat, parquet: ParquetWriterOptions, to output: OutputFile) async throws
 
     /// One file per measurement, `measurement-ID.FORMAT`, and an index `measurements.json`
     /// (metadata and summaries) in `directory`, created if missing.
     /// - Returns: the files written, measurements first (newest first), the index last.
-    func exportAll(format: OutputFormat, directory: String) async throws -> [String]
+    func exportAll(format: OutputFormat, parquet: ParquetWriterOptions, directory: String) async throws -> [String]
 
     /// - Throws: `SondeError(.invalidArgument)` when the user has no measurement `id`.
     func delete(id: MeasurementID) async throws
+}
+
+extension MeasurementService {
+    /// `export` with the default Parquet options.
+    public func export(id: MeasurementID, format: OutputFormat, to output: OutputFile) async throws {
+        try await export(id: id, format: format, parquet: ParquetWriterOptions(), to: output)
+    }
+
+    /// `exportAll` with the default Parquet options.
+    public func exportAll(format: OutputFormat, directory: String) async throws -> [String] {
+        try await exportAll(format: format, parquet: ParquetWriterOptions(), directory: directory)
+    }
 }

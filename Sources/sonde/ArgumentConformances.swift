@@ -6,4 +6,5 @@ public import SondePipeline
 
 extension SampleFormat: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
+extension ParquetCompression: ExpressibleByArgument {}
 extension LiveClockSource.OverrunPolicy: ExpressibleByArgument {}

@@ -53,6 +53,7 @@ extension MeasurementsCommand {
                   sonde measurements export 3 -o run.json           # format from the extension
                   sonde measurements export 3 --format ndjson | jq .rms
                   sonde measurements export --all --format csv -o backup
+                  sonde measurements export 3 -o run.parquet --compression none
                 """
         )
 
@@ -64,6 +65,9 @@ extension MeasurementsCommand {
 
         @Option(help: "Record format (default: from the -o extension, else csv).")
         var format: OutputFormat?
+
+        @OptionGroup(title: "Parquet")
+        var parquet: ParquetOptions
 
         @Option(
             name: [.short, .customLong("output")],
@@ -86,7 +90,9 @@ extension MeasurementsCommand {
         func run(with services: Services) async throws {
             if all {
                 let directory = output ?? "sonde-measurements"
-                let files = try await services.measurements.exportAll(format: format ?? .csv, directory: directory)
+                let files = try await services.measurements.exportAll(
+                    format: format ?? .csv, parquet: parquet.writerOptions(format: format ?? .csv, settings: nil),
+                    directory: directory)
                 AccountOutput.line(
                     "Exported \(files.count - 1) measurements to \(directory)/ (index: \(directory)/measurements.json)"
                 )
@@ -94,10 +100,11 @@ extension MeasurementsCommand {
             }
             let id = try MeasurementIDText.require(id ?? "")
             let outputFormat = format ?? output.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
+            let parquetOptions = try parquet.writerOptions(format: outputFormat, settings: nil, toStandardOutput: output == nil)
             let destination =
                 try output.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
-            try await services.measurements.export(id: id, format: outputFormat, to: destination)
+            try await services.measurements.export(id: id, format: outputFormat, parquet: parquetOptions, to: destination)
         }
     }
 

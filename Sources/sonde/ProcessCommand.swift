@@ -81,6 +81,9 @@ struct ProcessCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Output format (default: from the -o extension, else csv).")
     var format: OutputFormat?
 
+    @OptionGroup(title: "Parquet")
+    var parquet: ParquetOptions
+
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output file; '-' or none for standard output.", valueName: "OUT"))
     var output: String?
 
@@ -150,6 +153,8 @@ struct ProcessCommand: AsyncParsableCommand {
             throw SondeError(.invalidArgument, "-o \(outputPath) is the input '\(input.path)': writing it would destroy the input")
         }
         let outputFormat = format ?? outputPath.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
+        let parquetOptions = try parquet.writerOptions(
+            format: outputFormat, settings: ParquetOptions.settingsJSON(settings), toStandardOutput: outputPath == nil)
         let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: list.namesFiles)
         var graphOptions = engine.graphOptions()
         graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
@@ -172,7 +177,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let sink: SingleOutputSink
         do {
             sink = SingleOutputSink(
-                writer: try RecordWriters.make(format: outputFormat, layout: layout, output: destination),
+                writer: try RecordWriters.make(format: outputFormat, layout: layout, output: destination, parquet: parquetOptions),
                 frameLength: settings.frameLength)
             let summary = try await graph.run(inputs, sink: sink)
             progress?.finish()
@@ -196,6 +201,7 @@ struct ProcessCommand: AsyncParsableCommand {
     /// skipped unless --overwrite.
     private func runDataset(_ list: SampleInputs, settings: PipelineSettings, options: SampleSourceOptions, outputDir: String) async throws {
         let outputFormat = format ?? .csv
+        let parquetOptions = try parquet.writerOptions(format: outputFormat, settings: ParquetOptions.settingsJSON(settings))
         let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: list.namesFiles)
         let datasetSettings = DatasetSettings(
             window: settings.frameLength, hop: settings.hop, filters: pipeline.filter, columns: settings.valueColumns,
@@ -215,7 +221,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let graph = PipelineGraph(settings: settings, options: graphOptions)
         let todo = plan.todo
         let sink = DatasetSink(
-            outputs: outputs, layout: layout, manifest: plan.manifest, datasetIndices: todo.map(\.index),
+            outputs: outputs, layout: layout, parquet: parquetOptions, manifest: plan.manifest, datasetIndices: todo.map(\.index),
             frameLength: settings.frameLength, report: { Diagnostics.error($0) })
         let interrupts = Interrupts { _ in graph.stop() }
         let progress = startProgress(graph: graph, inputCount: todo.count, totalSamples: nil)

@@ -124,6 +124,22 @@ import _SondeTestSupport
         #expect(try Data(contentsOf: root.appendingPathComponent("merged.\(format)")) == (try Data(contentsOf: root.appendingPathComponent("all.\(format)"))))
     }
 
+    @Test func outputDirWritesParquetPerInput() throws {
+        let root = try moveIntoData(try makeDataset(count: 3))
+        defer { try? FileManager.default.removeItem(at: root) }
+        let result = try SondeBinary.run(["process", "data", "--output-dir", "out", "--format", "parquet", "--row-group-rows", "8"] + measure, in: root)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let outputs = files(under: root.appendingPathComponent("out")).filter { $0.hasSuffix(".csv.parquet") }
+        #expect(outputs.count == 3)
+        for output in outputs {
+            let bytes = try Data(contentsOf: root.appendingPathComponent("out/\(output)"))
+            #expect(bytes.prefix(4) == Data("PAR1".utf8) && bytes.suffix(4) == Data("PAR1".utf8))
+        }
+        let merge = try SondeBinary.run(["merge", "out"], in: root)
+        #expect(merge.status != 0)
+        #expect(merge.stderr.contains("not supported"))
+    }
+
     @Test func keepGoingRecordsACorruptInputAndFinishesTheRest() throws {
         let root = try moveIntoData(try makeDataset(count: 6))
         defer { try? FileManager.default.removeItem(at: root) }

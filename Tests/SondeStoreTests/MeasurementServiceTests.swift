@@ -17,14 +17,16 @@ import Testing
         return (harness, ann, bob)
     }
 
-    /// What `sonde process` writes for `batches`: the same writer, fed directly.
-    private func processOutput(_ batches: [RecordBatch], columns: [String], format: OutputFormat, in directory: String)
-        throws -> Data
-    {
+    /// What `sonde process` writes for `batches`: the same writer, fed directly. A Parquet
+    /// footer also holds the measurement's settings and device, as an export adds them.
+    private func processOutput(
+        _ batches: [RecordBatch], columns: [String], format: OutputFormat, of saved: SavedMeasurement, in directory: String
+    ) throws -> Data {
         let path = directory + "/reference-\(UUID().uuidString).\(format.rawValue)"
         let writer = try RecordWriters.make(
             format: format, layout: RecordLayout(valueColumns: columns, includesFile: false),
-            output: OutputFile(atomicallyReplacing: path)
+            output: OutputFile(atomicallyReplacing: path),
+            parquet: ParquetWriterOptions(keyValueMetadata: [("sonde.settings", saved.settings), ("sonde.device", saved.deviceID)])
         )
         for batch in batches { try writer.write(batch) }
         try writer.finish()
@@ -49,7 +51,7 @@ import Testing
         let saved = try await ann.measurements.save(sampleCapture(), records: batches)
         for format in OutputFormat.allCases {
             let expected = try processOutput(
-                batches, columns: sampleCapture().columns, format: format, in: harness.directory)
+                batches, columns: sampleCapture().columns, format: format, of: saved, in: harness.directory)
             let exported = try await export(ann, saved.id, format, in: harness.directory)
             #expect(exported == expected, "\(format) export differs")
         }
@@ -144,7 +146,7 @@ import Testing
         #expect(saved.summary.channels.map(\.means) == [[], []])
         for format in OutputFormat.allCases {
             let expected = try processOutput(
-                [], columns: sampleCapture().columns, format: format, in: harness.directory)
+                [], columns: sampleCapture().columns, format: format, of: saved, in: harness.directory)
             #expect(try await export(ann, saved.id, format, in: harness.directory) == expected)
         }
     }

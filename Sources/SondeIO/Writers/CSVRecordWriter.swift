@@ -2,12 +2,13 @@ public import SondeCore
 
 /// RFC 4180 records with a header row, one record per line.
 public final class CSVRecordWriter: RecordWriter {
-    public let encoder: any RecordEncoder
+    public var encoder: (any RecordEncoder)? { recordEncoder }
+    private let recordEncoder: any RecordEncoder
     private let output: OutputFile
 
     /// Writes the header row at once, so a run with zero records still names its columns.
     public init(layout: RecordLayout, output: OutputFile) throws {
-        encoder = CSVRecordEncoder(includesFile: layout.includesFile)
+        recordEncoder = CSVRecordEncoder(includesFile: layout.includesFile)
         self.output = output
         try output.append { buffer in
             for (index, name) in layout.allColumns.enumerated() {
@@ -19,7 +20,7 @@ public final class CSVRecordWriter: RecordWriter {
     }
 
     public func write(_ batch: RecordBatch) throws {
-        try batch.forEachRecord(encoder: encoder) { record in
+        try batch.forEachRecord(encoder: recordEncoder) { record in
             try output.append { $0.append(contentsOf: record) }
             try output.recordEnded()
         }

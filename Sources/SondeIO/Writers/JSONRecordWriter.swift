@@ -6,19 +6,20 @@ public final class JSONRecordWriter: RecordWriter {
         case array, lines
     }
 
-    public let encoder: any RecordEncoder
+    public var encoder: (any RecordEncoder)? { recordEncoder }
+    private let recordEncoder: any RecordEncoder
     private let output: OutputFile
     private let style: Style
     private var recordsWritten = 0
 
     public init(layout: RecordLayout, output: OutputFile, style: Style) {
-        encoder = JSONRecordEncoder(layout: layout, lineEnding: style == .lines)
+        recordEncoder = JSONRecordEncoder(layout: layout, lineEnding: style == .lines)
         self.output = output
         self.style = style
     }
 
     public func write(_ batch: RecordBatch) throws {
-        try batch.forEachRecord(encoder: encoder) { record in
+        try batch.forEachRecord(encoder: recordEncoder) { record in
             let separator: StaticString = recordsWritten == 0 ? "[\n" : ",\n"
             try output.append { buffer in
                 if style == .array { buffer.appendASCII(separator) }

@@ -1,8 +1,8 @@
-/// Record formats of FEATURES.md section 6.
+/// Record formats of FEATURES.md section 6, and Apache Parquet for data pipelines.
 public enum OutputFormat: String, CaseIterable, Sendable {
-    case csv, json, ndjson
+    case csv, json, ndjson, parquet
 
-    /// The format a file name implies (`.csv`, `.json`, `.ndjson`/`.jsonl`), if any.
+    /// The format a file name implies (`.csv`, `.json`, `.ndjson`/`.jsonl`, `.parquet`), if any.
     public init?(inferredFrom path: String) {
         let lower = path.lowercased()
         if lower.hasSuffix(".csv") {
@@ -11,6 +11,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
             self = .ndjson
         } else if lower.hasSuffix(".json") {
             self = .json
+        } else if lower.hasSuffix(".parquet") {
+            self = .parquet
         } else {
             return nil
         }

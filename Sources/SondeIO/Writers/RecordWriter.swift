@@ -3,8 +3,8 @@ public import SondeCore
 /// Turns record batches into one of the formats of FEATURES.md section 6.
 public protocol RecordWriter: AnyObject {
     /// How this writer turns one record into bytes; the pipeline's workers use it to
-    /// encode in parallel.
-    var encoder: any RecordEncoder { get }
+    /// encode in parallel. Nil for a columnar format (Parquet), which takes values.
+    var encoder: (any RecordEncoder)? { get }
 
     /// Appends every record of `batch`, in order.
     func write(_ batch: RecordBatch) throws
@@ -30,21 +30,28 @@ public struct RecordLayout: Sendable, Equatable {
 }
 
 public enum RecordWriters {
-    /// The encoder the writer for `format` and `layout` uses, for the pipeline's workers.
-    public static func encoder(format: OutputFormat, layout: RecordLayout) -> any RecordEncoder {
+    /// The encoder the writer for `format` and `layout` uses, for the pipeline's workers;
+    /// nil for Parquet, whose writer takes the values themselves.
+    public static func encoder(format: OutputFormat, layout: RecordLayout) -> (any RecordEncoder)? {
         switch format {
         case .csv: CSVRecordEncoder(includesFile: layout.includesFile)
         case .json: JSONRecordEncoder(layout: layout, lineEnding: false)
         case .ndjson: JSONRecordEncoder(layout: layout, lineEnding: true)
+        case .parquet: nil
         }
     }
 
     /// The writer for `format`; it owns `output` and commits it in `finish()`.
-    public static func make(format: OutputFormat, layout: RecordLayout, output: OutputFile) throws -> any RecordWriter {
+    /// - Parameter parquet: compression, row-group size and footer metadata; used by
+    ///   `.parquet` only (commands reject Parquet options given with another format).
+    public static func make(
+        format: OutputFormat, layout: RecordLayout, output: OutputFile, parquet: ParquetWriterOptions = ParquetWriterOptions()
+    ) throws -> any RecordWriter {
         switch format {
         case .csv: try CSVRecordWriter(layout: layout, output: output)
         case .json: JSONRecordWriter(layout: layout, output: output, style: .array)
         case .ndjson: JSONRecordWriter(layout: layout, output: output, style: .lines)
+        case .parquet: try ParquetRecordWriter(layout: layout, output: output, options: parquet)
         }
     }
 }

@@ -1,0 +1,181 @@
+public import SondeCore
+
+/// What a Parquet file gets besides its records.
+public struct ParquetWriterOptions: Sendable {
+    public var compression: ParquetCompression
+    /// Records buffered before a row group is written: what bounds the writer's memory
+    /// (rows × columns × 8 bytes) and the granularity at which readers skip by statistics.
+    public var rowGroupRows: Int
+    /// The footer's `key_value_metadata`, in order (`sonde.version`, `sonde.settings`).
+    public var keyValueMetadata: [(key: String, value: String)]
+    /// The footer's `created_by`, e.g. `sonde version 1.2.0`.
+    public var createdBy: String
+
+    /// 65,536 rows: 13 MiB of buffered values for every feature and three bands (25 numeric
+    /// columns), the order of DuckDB's 122,880-row groups.
+    public static let defaultRowGroupRows = 65_536
+    /// Row groups of 1 up to 16 Mi rows.
+    public static let rowGroupRowsRange = 1...16_777_216
+
+    public init(
+        compression: ParquetCompression = .zstd, rowGroupRows: Int = defaultRowGroupRows,
+        keyValueMetadata: [(key: String, value: String)] = [], createdBy: String = "sonde"
+    ) {
+        self.compression = compression
+        self.rowGroupRows = rowGroupRows
+        self.keyValueMetadata = keyValueMetadata
+        self.createdBy = createdBy
+    }
+}
+
+/// Apache Parquet: one flat schema with the CSV's columns in the CSV's order, row groups of
+/// at most `rowGroupRows` records, footer last.
+///
+/// Column types: `file` and `channel` dictionary-encoded UTF-8 strings; `time` a DOUBLE
+/// (seconds, the same double the CSV prints) or, for live sources, a
+/// TIMESTAMP(MILLIS, UTC) of the millisecond the text formats print; `frame` and `start`
+/// INT64; every value column DOUBLE (BYTE_STREAM_SPLIT under zstd, else PLAIN: the same
+/// bits either way), so values read back bit for bit. All columns
+/// are required. A run with no records writes a valid file with the schema and no row
+/// group; its `time` is a DOUBLE, as the clock is known only from a batch.
+///
+/// The file is written front to back (pages, then the footer), so standard output and
+/// pipes work as well as files; a file appears only at `finish()` (`OutputFile`).
+public final class ParquetRecordWriter: RecordWriter {
+    /// Nil: the workers' per-record text encoding does not apply to a columnar format.
+    public var encoder: (any RecordEncoder)? { nil }
+
+    private let layout: RecordLayout
+    private let options: ParquetWriterOptions
+    private let output: OutputFile
+    private let compressor: ParquetPageCompressor
+    /// Bytes written so far: the next page's file offset.
+    private var offset: Int64
+    private var rowGroups: [Parquet.RowGroup] = []
+    private var rowsWritten: Int64 = 0
+    /// Whether `time` is a wall-clock TIMESTAMP; decided by the first batch.
+    private var wallClock: Bool?
+    private var group: RowGroupBuffer
+
+    /// Writes the leading `PAR1` at once.
+    /// - Throws: `SondeError(.invalidArgument)` for a row-group size outside `rowGroupRowsRange`.
+    public init(layout: RecordLayout, output: OutputFile, options: ParquetWriterOptions) throws {
+        guard ParquetWriterOptions.rowGroupRowsRange.contains(options.rowGroupRows) else {
+            throw SondeError(
+                .invalidArgument,
+                "--row-group-rows \(options.rowGroupRows): expected \(ParquetWriterOptions.rowGroupRowsRange.lowerBound)...\(ParquetWriterOptions.rowGroupRowsRange.upperBound)"
+            )
+        }
+        self.layout = layout
+        self.options = options
+        self.output = output
+        compressor = try ParquetPageCompressor(options.compression)
+        group = RowGroupBuffer(valueColumns: layout.valueColumns.count, capacity: options.rowGroupRows)
+        try output.write(Parquet.magic)
+        offset = Int64(Parquet.magic.count)
+    }
+
+    public func write(_ batch: RecordBatch) throws {
+        guard batch.columnCount == layout.valueColumns.count else {
+            throw SondeError(
+                .invalidInput,
+                "\(batch.fileName): \(batch.columnCount) values per record, expected \(layout.valueColumns.count) (\(layout.valueColumns.joined(separator: ",")))"
+            )
+        }
+        let isWallClock: Bool
+        switch batch.clock {
+        case .seconds: isWallClock = false
+        case .wallClock: isWallClock = true
+        }
+        if let wallClock, wallClock != isWallClock {
+            throw SondeError(.invalidInput, "\(batch.fileName): live and recorded times cannot share one Parquet time column")
+        }
+        wallClock = isWallClock
+        let columns = batch.columnCount
+        // Dictionary ids of this batch's file and channels, looked up once per row group
+        // (each row group has its own dictionaries, holding only what it uses).
+        var fileID: UInt32?
+        var channelIDs = [UInt32?](repeating: nil, count: batch.channelNames.count)
+        try batch.values.withUnsafeBufferPointer { values in
+            for frameOffset in 0..<batch.frameCount {
+                let frame = batch.firstFrame + frameOffset
+                for channel in channelIDs.indices {
+                    if group.rows == options.rowGroupRows {
+                        try flushRowGroup()
+                        fileID = nil
+                        channelIDs = channelIDs.map { _ in nil }
+                    }
+                    let file = fileID ?? group.files.id(of: batch.fileName)
+                    fileID = file
+                    let channelID = channelIDs[channel] ?? group.channels.id(of: batch.channelNames[channel])
+                    channelIDs[channel] = channelID
+                    let base = (frameOffset * channelIDs.count + channel) * columns
+                    group.append(
+                        file: file, channel: channelID, frame: frame, start: frame * batch.hop, clock: batch.clock,
+                        values: UnsafeBufferPointer(rebasing: values[base..<(base + columns)])
+                    )
+                }
+            }
+        }
+    }
+
+    public func finish() throws {
+        try flushRowGroup()
+        let footer = Parquet.FileMetaData(
+            schema: schema(), numRows: rowsWritten, rowGroups: rowGroups,
+            keyValueMetadata: options.keyValueMetadata, createdBy: options.createdBy
+        ).serialized()
+        try output.write(footer)
+        try output.write(ParquetColumnChunk.littleEndianBytes(UInt32(footer.count)))
+        try output.write(Parquet.magic)
+        try output.commit()
+    }
+
+    /// The flat schema: a root group, then one required leaf per column of `layout`.
+    private func schema() -> [Parquet.SchemaElement] {
+        var leaves: [Parquet.SchemaElement] = []
+        let string = { (name: String) in
+            Parquet.SchemaElement(name: name, type: .byteArray, convertedType: .utf8, logicalType: .string)
+        }
+        if layout.includesFile { leaves.append(string("file")) }
+        if wallClock == true {
+            leaves.append(.init(name: "time", type: .int64, convertedType: .timestampMillis, logicalType: .timestampMillisUTC))
+        } else {
+            leaves.append(.init(name: "time", type: .double))
+        }
+        leaves.append(string("channel"))
+        leaves.append(.init(name: "frame", type: .int64))
+        leaves.append(.init(name: "start", type: .int64))
+        for name in layout.valueColumns { leaves.append(.init(name: name, type: .double)) }
+        return [.root(children: leaves.count)] + leaves
+    }
+
+    /// Writes the buffered records as one row group (nothing when there are none).
+    private func flushRowGroup() throws {
+        guard group.rows > 0 else { return }
+        let groupOffset = offset
+        var columns: [Parquet.ColumnMetaData] = []
+        var bytes: [UInt8] = []
+        func writeChunk(_ values: ParquetColumnChunk.Values, _ name: String) throws {
+            bytes.removeAll(keepingCapacity: true)
+            columns.append(try ParquetColumnChunk.write(values, name: name, offset: offset, compressor: compressor, into: &bytes))
+            try output.write(bytes)
+            offset += Int64(bytes.count)
+        }
+        if layout.includesFile {
+            try writeChunk(.dictionary(indices: group.fileIDs, entries: group.files.entries), "file")
+        }
+        try writeChunk(wallClock == true ? .integers(group.timestamps) : .doubles(group.times), "time")
+        try writeChunk(.dictionary(indices: group.channelIDs, entries: group.channels.entries), "channel")
+        try writeChunk(.integers(group.frames), "frame")
+        try writeChunk(.integers(group.starts), "start")
+        for (index, name) in layout.valueColumns.enumerated() { try writeChunk(.doubles(group.values[index]), name) }
+        rowGroups.append(
+            Parquet.RowGroup(
+                columns: columns, numRows: Int64(group.rows), fileOffset: groupOffset, ordinal: Int16(exactly: rowGroups.count)
+            )
+        )
+        rowsWritten += Int64(group.rows)
+        group.removeAll()
+    }
+}
