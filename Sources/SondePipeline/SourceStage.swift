@@ -66,10 +66,12 @@ final class SourceStage: @unchecked Sendable {
             frameLength: settings.frameLength, hop: settings.hop, maximumBlock: cutFrames, framesHeld: options.framesPerJob)
         let buffers = JobBuffers(jobsInFlight: (9 * options.jobs + 6) * channelCount, blockCapacity: blockCapacity)
         self.buffers = buffers
+        let keepsPreviousFrame = configuration.needsPreviousFrame
         channels = (0..<channelCount).map { _ in
             ChannelProcessor(
                 filter: FilterChain(designs), extractor: nil, frameLength: settings.frameLength, hop: settings.hop,
-                maximumBlock: cutFrames, framesHeld: options.framesPerJob, pool: buffers.samples
+                maximumBlock: cutFrames, framesHeld: options.framesPerJob, pool: buffers.samples,
+                keepsPreviousFrame: keepsPreviousFrame
             )
         }
     }

@@ -88,7 +88,7 @@ struct ProcessCommand: AsyncParsableCommand {
             let outputFormat = format ?? outputPath.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
             let destination = try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
-            let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: paths.count > 1)
+            let layout = RecordLayout(valueColumns: try settings.valueColumns(sampleRates: graphInputs.map { $0.source.format.sampleRate }), includesFile: paths.count > 1)
             var graphOptions = engine.graphOptions()
             graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
             let graph = PipelineGraph(settings: settings, options: graphOptions)
