@@ -54,6 +54,16 @@ public struct FeatureConfiguration: Sendable, Hashable {
 
     public var columnCount: Int { columnNames.count }
 
+    /// The settings only: the column names follow from them, and workers hash a
+    /// configuration per job.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(frameLength)
+        hasher.combine(sampleRate)
+        hasher.combine(features)
+        hasher.combine(bands)
+        hasher.combine(families)
+    }
+
     /// Whether a feature compares a frame with the channel's previous one (spectral flux):
     /// jobs then carry that frame's samples too.
     public var needsPreviousFrame: Bool {
