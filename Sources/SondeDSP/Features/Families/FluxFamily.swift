@@ -35,14 +35,8 @@ final class FluxFamily: FeatureFamily {
     static let dependsOnPreviousFrame = true
 
     func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>) {
-        let s = frame.magnitude
-        var sum = 0.0
-        if hasPrevious {
-            for k in 0..<binCount {
-                let d = s[k] - previous[k]
-                sum += d * d
-            }
-        }
+        guard let previousBase = previous.baseAddress else { return }
+        let sum = hasPrevious ? FrameKernels.squaredDistance(frame.magnitude, previousBase, count: binCount) : 0
         values[0] = sum.squareRoot()
         prime(frame)
     }

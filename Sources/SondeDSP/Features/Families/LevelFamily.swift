@@ -36,10 +36,9 @@ final class LevelFamily: FeatureFamily {
 
     func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>) {
         let p = frame.power + 1
-        for (column, curve) in curves.enumerated() {
-            var sum = 0.0
-            curve.withUnsafeBufferPointer { w in
-                for k in 0..<w.count { sum += p[k] * w[k] }
+        for column in curves.indices {
+            let sum = curves[column].withUnsafeBufferPointer { w in
+                w.baseAddress.map { FrameKernels.dot(p, $0, count: w.count) } ?? 0
             }
             values[column] = 10 * log10(Swift.max(sum, 1e-30) / referenceSquared)
         }

@@ -71,13 +71,10 @@ final class MelFamily: FeatureFamily {
     func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>) {
         let s2 = frame.squaredMagnitude
         weights.withUnsafeBufferPointer { w in
+            guard let w = w.baseAddress else { return }
             for j in 0..<melCount {
-                var energy = 0.0
-                var weight = weightStarts[j]
-                for k in filterBins[j] {
-                    energy += w[weight] * s2[k]
-                    weight += 1
-                }
+                let bins = filterBins[j]
+                let energy = FrameKernels.dot(w + weightStarts[j], s2 + bins.lowerBound, count: bins.count)
                 levels[j] = 10 * log10(Swift.max(energy, 1e-10))
             }
         }

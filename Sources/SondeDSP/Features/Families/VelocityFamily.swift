@@ -42,11 +42,8 @@ final class VelocityFamily: FeatureFamily {
     }
 
     func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>) {
-        var sum = 0.0
-        var index = 0
-        for k in bins {
-            sum += frame.power[k] * weights[index]
-            index += 1
+        let sum = weights.withUnsafeBufferPointer { w in
+            w.baseAddress.map { FrameKernels.dot(frame.power + bins.lowerBound, $0, count: bins.count) } ?? 0
         }
         values[0] = sum.squareRoot()
     }
