@@ -24,7 +24,7 @@ public final class FeatureExtractor {
     private let bandBins: [Range<Int>]
     /// Where each requested feature sits in `FrameFeatures`' fixed order.
     private let featureSlots: [Int]
-    private var needsSpectrum: Bool
+    private let needsSpectrum: Bool
     /// ln(N/2 + 1), the entropy's normaliser.
     private let logBinCount: Double
     private let needsMoments: Bool
@@ -64,7 +64,6 @@ public final class FeatureExtractor {
             Feature.allCases.firstIndex(of: feature) ?? 0
         }
         let timeDomainOnly: Set<Feature> = [.mean, .rms, .std, .peak, .peakToPeak, .crestFactor, .zeroCrossingRate]
-        needsSpectrum = !configuration.bands.isEmpty || configuration.features.contains { !timeDomainOnly.contains($0) && $0 != .skewness && $0 != .kurtosis }
         needsMoments = configuration.features.contains { $0 == .std || $0 == .skewness || $0 == .kurtosis }
         // Columns: features, families before the bands, bands, families after them.
         var column = configuration.features.count
@@ -85,7 +84,9 @@ public final class FeatureExtractor {
         self.families = families
         self.bandColumn = bandColumn
         dependsOnPreviousFrame = families.contains { type(of: $0.family).dependsOnPreviousFrame }
-        if !families.isEmpty { needsSpectrum = true }
+        // Every family reads the spectrum.
+        needsSpectrum = !families.isEmpty || !configuration.bands.isEmpty
+            || configuration.features.contains { !timeDomainOnly.contains($0) && $0 != .skewness && $0 != .kurtosis }
     }
 
     deinit {
