@@ -3,7 +3,7 @@ APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-conf
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
-.PHONY: deps commit-header build demo test bench bench-check bench-peers clean
+.PHONY: deps commit-header build demo test bench bench-check bench-peers bench-peers-families clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -76,6 +76,18 @@ bench-peers: build
 	for i in 1 2 3; do \
 		/usr/bin/time -f "sonde: %e s, %M KiB" $(SONDE) process $(WORKLOAD) $(WORKLOAD_ARGS) --sample-type f32le --jobs 2 --quiet -o /dev/null; \
 		/usr/bin/time -f "numpy: %e s, %M KiB" python3 Benchmarks/peers/features_numpy.py $(WORKLOAD) $(WORKLOAD_ARGS); \
+	done
+
+# The same with every section-7 family on (sonde's options; the peer's spelling differs
+# only in --features-extra). The peer needs librosa: python3 -m pip install librosa.
+FAMILY_NAMES := spectral_flux,velocity_rms,envelope_rms,envelope_frequency,level_a,level_c
+FAMILY_ARGS := --rate 51200 --channels 2 --filter highpass:10:4 --bands 0-1000,1000-5000,5000-20000,third-octave --mel 40 --mfcc 13
+bench-peers-families: build
+	test -f $(WORKLOAD) || python3 Benchmarks/peers/make_input.py $(WORKLOAD)
+	cat $(WORKLOAD) > /dev/null
+	for i in 1 2 3; do \
+		/usr/bin/time -f "sonde: %e s, %M KiB" $(SONDE) process $(WORKLOAD) $(FAMILY_ARGS) --features $(FAMILY_NAMES) --sample-type f32le --jobs 2 --quiet -o /dev/null; \
+		/usr/bin/time -f "numpy: %e s, %M KiB" python3 Benchmarks/peers/features_numpy.py $(WORKLOAD) $(FAMILY_ARGS) --features-extra $(FAMILY_NAMES); \
 	done
 
 clean:

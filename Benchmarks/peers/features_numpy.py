@@ -6,6 +6,12 @@ vectorised numpy/scipy, as a peer for sonde's throughput on the same raw file.
         --filter highpass:10:4 --bands 0-1000,1000-5000,5000-20000 [--window 1024 --hop 512]
     python3 Benchmarks/peers/features_numpy.py FILE ... --check   # agrees with Tests/Fixtures/reference.py?
 
+With sonde's section-7 options (`--mel M --mfcc C --features-extra spectral_flux,...
+--bands ...,third-octave --velocity-band LO-HI --reference R`) it also computes the
+feature families of FEATURES.md section 7 the same vectorised way: librosa's mel filters
+as one matrix product per batch, the MFCC's DCT-II as another, scipy.signal.hilbert over
+the batch for the envelope, flux against the previous row (carried between batches).
+
 FILE is raw interleaved little-endian float32 (what make_input.py writes). The timed
 region is everything from opening the file to the last feature. The file is read in
 blocks (128 Ki frames) into one reused buffer; each channel's block is converted to
@@ -39,6 +45,7 @@ import sys
 import time
 
 import numpy as np
+import scipy.fft
 import scipy.signal
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -64,17 +71,52 @@ def design(spec: str, fs: float) -> np.ndarray:
     return scipy.signal.butter(order, edges if len(edges) == 2 else edges[0], kind, fs=fs, output="sos")
 
 
+NAMED = ("spectral_flux", "velocity_rms", "envelope_rms", "envelope_frequency", "level_a", "level_c")
+MANTISSAS = (1, 1.25, 1.6, 2, 2.5, 3.15, 4, 5, 6.3, 8)
+
+
 def parse_bands(text: str | None) -> list[tuple[float, float]]:
     if not text:
         return []
-    return [(float(lo), float(hi)) for lo, hi in (item.split("-", 1) for item in text.split(","))]
+    items = [item for item in text.split(",") if item not in ("octave", "third-octave")]
+    return [(float(lo), float(hi)) for lo, hi in (item.split("-", 1) for item in items)]
+
+
+def octave_bands(kind: str, fs: float, n: int) -> list[tuple[str, float, float]]:
+    """IEC 61260-1 base-10 bands between df and fs/2 (FEATURES.md section 7)."""
+    step = 3 if kind == "octave" else 1
+    out = []
+    for x in range(-200, 201):
+        fm = 1000 * 10 ** (step * x / 10)
+        lo, hi = fm * 10 ** (-step / 20), fm * 10 ** (step / 20)
+        if lo >= fs / n and hi <= fs / 2:
+            i = step * x
+            v = float(f"{MANTISSAS[i % 10] * 10 ** (3 + i // 10):.3g}")
+            name = str(int(v)) if v.is_integer() else repr(v)
+            out.append((f"{'octave' if kind == 'octave' else 'third_octave'}:{name}", lo, hi))
+    return out
+
+
+class Families:
+    """Section 7's options: which family columns, and their constants."""
+
+    def __init__(self, mel=None, mfcc=None, names=(), velocity_band=(10.0, 1000.0), reference=1.0, octave_sets=()):
+        self.mel, self.mfcc, self.names = mel, mfcc, tuple(name for name in NAMED if name in names)
+        self.velocity_band, self.reference, self.octave_sets = velocity_band, reference, tuple(octave_sets)
+
+    def columns(self, fs: float, n: int) -> tuple[list[str], list[str]]:
+        """(columns before band_power, columns after it)."""
+        before = [f"mel_{j + 1}" for j in range(self.mel or 0)] + [f"mfcc_{j + 1}" for j in range(self.mfcc or 0)]
+        after = [name for kind in self.octave_sets for name, _, _ in octave_bands(kind, fs, n)]
+        return before + list(self.names), after
 
 
 class Extractor:
     """Everything that depends only on N, fs and the bands, computed once."""
 
-    def __init__(self, n: int, fs: float, bands: list[tuple[float, float]]):
+    def __init__(self, n: int, fs: float, bands: list[tuple[float, float]], families: Families | None = None):
         self.n, self.fs = n, fs
+        self.families = families or Families()
         self.half = n // 2
         self.k = self.half + 1
         self.df = fs / n
@@ -87,12 +129,34 @@ class Extractor:
         for lo, hi in bands:
             sel = np.flatnonzero((fk >= lo) & (fk < hi))
             self.bands.append((sel[0], sel[-1] + 1) if len(sel) else (0, 0))
+        fam = self.families
+        before, after = fam.columns(fs, n)
+        self.width = len(FEATURES) + len(before) + len(bands) + len(after)
+        self.m = fam.mel or (128 if fam.mfcc else 0)
+        if self.m:
+            import librosa
+            self.mel_basis = librosa.filters.mel(sr=fs, n_fft=n, n_mels=self.m, fmin=0.0, fmax=fs / 2, htk=False,
+                                                 norm="slaney", dtype=np.float64).T.copy()  # (K, M)
+            self.dct = scipy.fft.dct(np.eye(self.m), type=2, norm="ortho", axis=0)[: fam.mfcc or 0].T.copy()  # (M, C)
+        lo, hi = fam.velocity_band
+        vsel = np.flatnonzero((fk >= lo) & (fk < hi))
+        self.velocity = (vsel, self.df / (2 * np.pi * fk[vsel]) ** 2)
+        f2 = fk[1:] ** 2
+        ra = 12194.0**2 * f2 * f2 / ((f2 + 20.6**2) * np.sqrt((f2 + 107.7**2) * (f2 + 737.9**2)) * (f2 + 12194.0**2))
+        rc = 12194.0**2 * f2 / ((f2 + 20.6**2) * (f2 + 12194.0**2))
+        self.weights = np.stack([(ra * 10 ** (2.0 / 20)) ** 2 * self.df, (rc * 10 ** (0.06 / 20)) ** 2 * self.df], axis=1)
+        self.octaves = []
+        for kind in fam.octave_sets:
+            for _, lo, hi in octave_bands(kind, fs, n):
+                sel = np.flatnonzero((fk >= lo) & (fk < hi))
+                self.octaves.append((sel[0], sel[-1] + 1) if len(sel) else (0, 0))
+        self.previous: np.ndarray | None = None  # |X| of the channel's previous frame (flux)
 
     def features(self, frames: np.ndarray) -> np.ndarray:
-        """(B, N) frames -> (B, 19 + bands) values, in FEATURES.md order."""
+        """(B, N) frames -> (B, columns) values, in FEATURES.md order."""
         n, half, df = self.n, self.half, self.df
         b = frames.shape[0]
-        out = np.empty((b, len(FEATURES) + len(self.bands)))
+        out = np.empty((b, self.width))
         rows = np.arange(b)
 
         # ---- time domain (section 4)
@@ -186,15 +250,64 @@ class Extractor:
             out[:, 17] = np.where(valid & (p1 > 0) & fits_any, np.sqrt(ph / np.where(p1 > 0, p1, 1.0)), 0.0)
             out[:, 18] = np.where(valid & (p1 > 0) & (pn > 0), 10 * np.log10(p1 / np.where(pn > 0, pn, 1.0)), 0.0)
 
-        for j, (a, z) in enumerate(self.bands):
-            out[:, len(FEATURES) + j] = p[:, a:z].sum(axis=1) * df
+        col = len(FEATURES)
+        fam = self.families
+        if self.m:
+            mel_db = 10 * np.log10(np.maximum(s2 @ self.mel_basis, 1e-10))
+            if fam.mel:
+                out[:, col:col + fam.mel] = mel_db
+                col += fam.mel
+            if fam.mfcc:
+                out[:, col:col + fam.mfcc] = mel_db @ self.dct
+                col += fam.mfcc
+        for name in fam.names:
+            if name == "spectral_flux":
+                prev = np.empty_like(s)
+                prev[1:] = s[:-1]
+                if self.previous is None:
+                    prev[0] = s[0]  # frame 0 of the input: flux 0
+                else:
+                    prev[0] = self.previous
+                d = s - prev
+                out[:, col] = np.sqrt(np.einsum("ij,ij->i", d, d))
+                self.previous = s[-1].copy()
+            elif name == "velocity_rms":
+                sel, weight = self.velocity
+                out[:, col] = np.sqrt(p[:, sel] @ weight)
+            elif name == "envelope_rms":
+                env = np.abs(scipy.signal.hilbert(frames, axis=1))
+                out[:, col] = np.where(flat, 0.0, np.sqrt(np.einsum("ij,ij->i", env, env) / n))
+            elif name == "envelope_frequency":
+                if "envelope_rms" not in fam.names:
+                    env = np.abs(scipy.signal.hilbert(frames, axis=1))
+                e = env - env.mean(axis=1, keepdims=True)
+                pe = np.abs(np.fft.rfft(e * self.w, axis=1)) ** 2
+                ke = 2 + np.argmax(pe[:, 2:], axis=1)
+                kc = np.minimum(ke, half - 1)
+                le = np.log(np.maximum(pe[rows[:, None], kc[:, None] + np.array([-1, 0, 1])], 1e-300))
+                den = le[:, 0] - 2 * le[:, 1] + le[:, 2]
+                with np.errstate(all="ignore"):
+                    de = np.where(den == 0, 0.0, 0.5 * (le[:, 0] - le[:, 2]) / den)
+                de = np.where(ke < half, np.clip(de, -0.5, 0.5), 0.0)
+                constant = ~np.any(e != 0, axis=1)
+                out[:, col] = np.where(flat | constant, 0.0, (ke + de) * df)
+            elif name in ("level_a", "level_c"):
+                total_w = p[:, 1:] @ self.weights[:, 0 if name == "level_a" else 1]
+                out[:, col] = 10 * np.log10(np.maximum(total_w, 1e-30) / fam.reference**2)
+            col += 1
+        for a, z in self.bands:
+            out[:, col] = p[:, a:z].sum(axis=1) * df
+            col += 1
+        for a, z in self.octaves:
+            out[:, col] = 10 * np.log10(np.maximum(p[:, a:z].sum(axis=1) * df, 1e-30) / fam.reference**2)
+            col += 1
         return out
 
 
 def process(samples: np.ndarray, fs: float, n: int, hop: int, filters: list[str],
-            bands: list[tuple[float, float]], block: int) -> list[np.ndarray]:
+            bands: list[tuple[float, float]], block: int, families: Families | None = None) -> list[np.ndarray]:
     """Per channel, the (frames, columns) feature values of an (samples, channels) array."""
-    stream = Stream(samples.shape[1], fs, n, hop, filters, bands, block)
+    stream = Stream(samples.shape[1], fs, n, hop, filters, bands, block, families)
     stream.push(samples)
     return stream.results()
 
@@ -206,14 +319,16 @@ class Stream:
     framed, so the records are exactly those of the whole stream processed at once.
     """
 
-    def __init__(self, channels: int, fs: float, n: int, hop: int, filters: list[str], bands, block: int):
+    def __init__(self, channels: int, fs: float, n: int, hop: int, filters: list[str], bands, block: int,
+                 families: Families | None = None):
         self.n, self.hop, self.block = n, hop, block
-        self.extractor = Extractor(n, fs, bands)
+        # One extractor per channel: flux carries the channel's previous |X|.
+        self.extractors = [Extractor(n, fs, bands, families) for _ in range(channels)]
         self.sos = [design(spec, fs) for spec in filters]
         self.zi = [[np.zeros((len(s), 2)) for s in self.sos] for _ in range(channels)]
         self.pending = [np.empty(0) for _ in range(channels)]
         self.out: list[list[np.ndarray]] = [[] for _ in range(channels)]
-        self.width = len(FEATURES) + len(bands)
+        self.width = self.extractors[0].width
 
     def push(self, samples: np.ndarray) -> None:
         """Adds (count, channels) samples and measures every frame they complete."""
@@ -229,7 +344,7 @@ class Stream:
             frames = sliding_window_view(y, n)[::hop]
             step = self.block if self.block > 0 else len(frames)
             for i in range(0, len(frames), step):
-                self.out[c].append(self.extractor.features(frames[i:i + step]))
+                self.out[c].append(self.extractors[c].features(frames[i:i + step]))
             self.pending[c] = y[len(frames) * hop:].copy()
 
     def results(self) -> list[np.ndarray]:
@@ -255,8 +370,9 @@ def read_blocks(path: str, channels: int, frames_per_read: int):
             view[:carry] = view[whole * frame_bytes:total]
 
 
-def write_csv(path: str, per_channel: list[np.ndarray], fs: float, hop: int, bands) -> None:
-    names = list(FEATURES) + [f"band_power:{lo:g}-{hi:g}" for lo, hi in bands]
+def write_csv(path: str, per_channel: list[np.ndarray], fs: float, hop: int, bands, families: Families, n: int) -> None:
+    before, after = families.columns(fs, n)
+    names = list(FEATURES) + before + [f"band_power:{lo:g}-{hi:g}" for lo, hi in bands] + after
     with open(path, "w") as out:
         out.write(",".join(["time", "channel", "frame", "start"] + names) + "\n")
         for k in range(len(per_channel[0]) if per_channel else 0):
@@ -264,26 +380,41 @@ def write_csv(path: str, per_channel: list[np.ndarray], fs: float, hop: int, ban
                 out.write(f"{k * hop / fs!r},ch{c},{k},{k * hop}," + ",".join(map(repr, values[k].tolist())) + "\n")
 
 
-def check(samples: np.ndarray, fs: float, n: int, hop: int, filters: list[str], bands) -> int:
-    """Compares the first frames (plus a flat and a zero stretch) with reference.py's features()."""
+def check(samples: np.ndarray, fs: float, n: int, hop: int, filters: list[str], bands, families: Families) -> int:
+    """Compares the first frames (plus a flat and a zero stretch) with reference.py's features()
+    and, for section 7, reference_families.py's family_values()."""
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.join(here, "..", "..", "Tests", "Fixtures"))
     import reference  # noqa: E402  (the independent numpy/scipy/librosa reference)
+    import reference_families  # noqa: E402
 
     head = samples[: 40 * hop + n].astype(np.float64)
     flat = np.vstack([head, np.full((2 * n, head.shape[1]), 0.25), np.zeros((2 * n, head.shape[1]))])
     problems = 0
     for label, x, specs in (("first frames, filtered", head, filters), ("with flat and zero frames", flat, [])):
-        mine = process(x, fs, n, hop, specs, bands, block=16)
+        mine = process(x, fs, n, hop, specs, bands, block=16, families=families)
         records = reference.features(x, fs, n, hop, filters=specs, bands=bands)
-        names = list(FEATURES) + [reference.band_name(lo, hi) for lo, hi in bands]
+        before, after = families.columns(fs, n)
+        names = list(FEATURES) + before + [reference.band_name(lo, hi) for lo, hi in bands] + after
+        opts = dict(mel=families.mel, mfcc=families.mfcc, names=list(families.names),
+                    velocity_band=families.velocity_band, reference=families.reference,
+                    octave_sets=list(families.octave_sets))
+        section7 = [reference_families.family_values(
+            reference.frame_matrix(reference.apply_filters(x[:, c], fs, specs), n, hop), fs, n, opts)
+            for c in range(x.shape[1])]
         compared = 0
         for rec in records:
-            got_row = mine[int(rec["channel"][2:])][rec["frame"]]
+            channel = int(rec["channel"][2:])
+            got_row = mine[channel][rec["frame"]]
             for j, name in enumerate(names):
-                want, got = rec[name], float(got_row[j])
+                got = float(got_row[j])
+                if name in rec:
+                    want, allowed = rec[name], reference.tolerance(name, rec[name], rec, fs)
+                else:  # section 7: the floors of FEATURES.md's table, loosely (1e-6 relative + 1e-6)
+                    want = float(section7[channel][name][rec["frame"]])
+                    allowed = 1e-6 * abs(want) + 1e-6 * (1 if not name.startswith("envelope_freq") else fs)
                 compared += 1
-                if abs(got - want) > reference.tolerance(name, want, rec, fs):
+                if abs(got - want) > allowed:
                     problems += 1
                     if problems <= 20:
                         print(f"  {label}: {rec['channel']} frame {rec['frame']} {name}: got {got!r} want {want!r}")
@@ -318,7 +449,12 @@ def main() -> int:
     ap.add_argument("--window", type=int, default=1024)
     ap.add_argument("--hop", type=int)
     ap.add_argument("--filter", action="append", default=[], help="repeatable, as sonde's --filter")
-    ap.add_argument("--bands", help="LO-HI,... in Hz")
+    ap.add_argument("--bands", help="LO-HI,... in Hz, and octave, third-octave")
+    ap.add_argument("--mel", type=int, help="mel band levels, as sonde's --mel")
+    ap.add_argument("--mfcc", type=int, help="MFCCs, as sonde's --mfcc")
+    ap.add_argument("--features-extra", default="", help="section-7 names: " + ",".join(NAMED))
+    ap.add_argument("--velocity-band", default="10-1000")
+    ap.add_argument("--reference", type=float, default=1.0)
     ap.add_argument("--block", type=int, default=256, help="frames per batched rfft; 0 = a whole channel at once")
     ap.add_argument("--read-frames", type=int, default=1 << 17,
                     help="interleaved frames read (and filtered) at a time (131072)")
@@ -328,21 +464,25 @@ def main() -> int:
     args = ap.parse_args()
     hop = args.hop or args.window // 2
     bands = parse_bands(args.bands)
+    band_items = (args.bands or "").split(",")
+    families = Families(args.mel, args.mfcc, [name for name in args.features_extra.split(",") if name],
+                        tuple(float(v) for v in args.velocity_band.split("-")), args.reference,
+                        [kind for kind in ("octave", "third-octave") if kind in band_items])
 
     if args.check:
         samples = np.fromfile(args.path, dtype="<f4", count=(40 * hop + args.window) * args.channels)
-        return check(samples.reshape(-1, args.channels), args.rate, args.window, hop, args.filter, bands)
+        return check(samples.reshape(-1, args.channels), args.rate, args.window, hop, args.filter, bands, families)
 
     tuned = not args.default_malloc and tune_malloc()
     began = time.perf_counter()
-    stream = Stream(args.channels, args.rate, args.window, hop, args.filter, bands, args.block)
+    stream = Stream(args.channels, args.rate, args.window, hop, args.filter, bands, args.block, families)
     total = 0
     for samples in read_blocks(args.path, args.channels, args.read_frames):
         stream.push(samples)
         total += samples.size
     per_channel = stream.results()
     if args.csv:
-        write_csv(args.csv, per_channel, args.rate, hop, bands)
+        write_csv(args.csv, per_channel, args.rate, hop, bands, families, args.window)
     elapsed = time.perf_counter() - began
 
     frames = sum(len(v) for v in per_channel)

@@ -13,22 +13,41 @@ public struct Band: Sendable, Hashable {
         "band_power:\(low.compactDescription)-\(high.compactDescription)"
     }
 
-
     /// Parses `LO-HI,LO-HI,...`; validation against the sample rate happens in `validate(sampleRate:)`.
     /// - Throws: `SondeError(.invalidArgument)` naming the malformed item.
     public static func parseList(_ text: String) throws -> [Band] {
-        try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+        try text.split(separator: ",", omittingEmptySubsequences: false).map { try parse($0.trimmingASCIISpaces()) }
+    }
+
+    /// Parses `--bands`: `LO-HI` items and the band sets `octave` and `third-octave`, in any mix.
+    /// - Throws: `SondeError(.invalidArgument)` naming the malformed or repeated item.
+    public static func parseRequest(_ text: String) throws -> (bands: [Band], octaveSets: [OctaveBandSet]) {
+        var bands: [Band] = []
+        var sets: [OctaveBandSet] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let spec = item.trimmingASCIISpaces()
-            // Split at the first '-' that is not a leading sign, so "0-1e-3" is not accepted
-            // by accident: band edges are plain non-negative numbers.
-            let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
-                low.isFinite, high.isFinite
-            else {
-                throw SondeError(.invalidArgument, "--bands: '\(spec)' is not a band; expected LO-HI in Hz, e.g. 0-1000 or 12.5-40")
+            if let set = OctaveBandSet(rawValue: spec) {
+                guard !sets.contains(set) else { throw SondeError(.invalidArgument, "--bands: '\(spec)' is listed twice") }
+                sets.append(set)
+            } else {
+                bands.append(try parse(spec))
             }
-            return Band(low: low, high: high)
         }
+        // Columns follow FEATURES.md section 7's order, whatever the user's.
+        return (bands, OctaveBandSet.allCases.filter(sets.contains))
+    }
+
+    private static func parse(_ spec: String) throws -> Band {
+        // Split at the first '-' that is not a leading sign, so "0-1e-3" is not accepted
+        // by accident: band edges are plain non-negative numbers.
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]),
+            low.isFinite, high.isFinite
+        else {
+            throw SondeError(
+                .invalidArgument, "--bands: '\(spec)' is not a band; expected LO-HI in Hz (e.g. 0-1000 or 12.5-40), octave or third-octave")
+        }
+        return Band(low: low, high: high)
     }
 
     /// FEATURES.md section 5: `0 <= LO < HI <= fs/2`.
@@ -40,4 +59,13 @@ public struct Band: Sendable, Hashable {
             )
         }
     }
+}
+
+/// IEC 61260-1 base-10 fractional-octave band sets (`--bands octave`, `--bands third-octave`).
+public enum OctaveBandSet: String, CaseIterable, Sendable, Hashable {
+    case octave
+    case thirdOctave = "third-octave"
+
+    /// The column prefix: `octave:1000`, `third_octave:31.5`.
+    public var columnPrefix: String { self == .octave ? "octave" : "third_octave" }
 }

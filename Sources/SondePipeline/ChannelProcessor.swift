@@ -10,24 +10,32 @@ final class ChannelProcessor {
     private let hop: Int
     /// Where full blocks go to the workers and fresh ones come from.
     private let pool: Pool<SampleBlock>
-    /// Filtered samples from the start of the next frame onward, in `history.samples`.
+    /// Filtered samples from `leading` samples before the next frame onward, in `history.samples`.
     private var history: SampleBlock
     private var historyCount = 0
+    /// Samples kept before the next frame: a hop when the previous frame must travel with
+    /// the next job (`keepsPreviousFrame`) and there is one, else 0.
+    private var leading = 0
+    private let keepsPreviousFrame: Bool
 
-    /// The capacity of the sample blocks a processor with these settings needs.
+    /// The capacity of the sample blocks a processor with these settings needs (a hop more
+    /// than the frames, for the previous frame's samples when it is kept).
     static func blockCapacity(frameLength: Int, hop: Int, maximumBlock: Int, framesHeld: Int) -> Int {
-        (Swift.max(framesHeld, 1) - 1) * hop + frameLength + maximumBlock
+        Swift.max(framesHeld, 1) * hop + frameLength + maximumBlock
     }
 
     /// - Parameters:
     ///   - extractor: nil when frames are measured elsewhere (the graph's workers).
     ///   - framesHeld: complete frames the caller may leave buffered before taking them.
     ///   - pool: blocks of `blockCapacity(...)` samples; nil for a private one.
+    ///   - keepsPreviousFrame: whether each block taken after the first starts a hop early,
+    ///     with the frame before its first (see `SampleBlock.leadingSamples`).
     init(
         filter: FilterChain, extractor: FeatureExtractor?, frameLength: Int, hop: Int, maximumBlock: Int, framesHeld: Int = 1,
-        pool: Pool<SampleBlock>? = nil
+        pool: Pool<SampleBlock>? = nil, keepsPreviousFrame: Bool = false
     ) {
         self.filter = filter
+        self.keepsPreviousFrame = keepsPreviousFrame
         self.extractor = extractor
         self.frameLength = frameLength
         self.hop = hop
@@ -80,7 +88,7 @@ final class ChannelProcessor {
 
     /// How many whole frames the buffered samples hold.
     var completeFrames: Int {
-        historyCount < frameLength ? 0 : (historyCount - frameLength) / hop + 1
+        historyCount - leading < frameLength ? 0 : (historyCount - leading - frameLength) / hop + 1
     }
 
     /// Measures buffered frame `index` (0 = the oldest incomplete one) into `values`.
@@ -97,9 +105,13 @@ final class ChannelProcessor {
     /// to the worker, so only the overlap and the part of a read block past the last
     /// frame are copied, not every frame's samples (perf: memmove was 8% of a run).
     func takeFrames(_ frames: Int) -> SampleBlock {
-        precondition(frames >= 1 && (frames - 1) * hop + frameLength <= historyCount)
+        precondition(frames >= 1 && leading + (frames - 1) * hop + frameLength <= historyCount)
         let taken = history
-        let drop = frames * hop
+        taken.leadingSamples = leading
+        // The next block starts at the next frame, or a hop earlier: at the last frame taken.
+        let kept = keepsPreviousFrame ? hop : 0
+        let drop = leading + frames * hop - kept
+        leading = kept
         let remaining = historyCount - drop
         let next = pool.take()
         if remaining > 0, let source = taken.samples.baseAddress, let destination = next.samples.baseAddress {

@@ -268,9 +268,19 @@ public final class PipelineGraph: Sendable {
         values.append(contentsOf: repeatElement(0, count: item.frameCount * columns))
         let started = MonotonicClock.now()
         let samples = item.samples.samples
+        // Spectral flux: a job carries the frame before its first (a hop of leading
+        // samples) unless it starts its input, so values do not depend on the split.
+        let leading = item.samples.leadingSamples
+        if extractor.dependsOnPreviousFrame {
+            if leading > 0 {
+                extractor.prime(UnsafeBufferPointer(rebasing: samples[(leading - item.hop)..<(leading - item.hop + length)]))
+            } else {
+                extractor.resetSequence()
+            }
+        }
         values.withUnsafeMutableBufferPointer { values in
             for frame in 0..<item.frameCount {
-                let start = frame * item.hop
+                let start = leading + frame * item.hop
                 extractor.extract(
                     UnsafeBufferPointer(rebasing: samples[start..<(start + length)]),
                     into: UnsafeMutableBufferPointer(rebasing: values[(frame * columns)..<((frame + 1) * columns)])

@@ -12,10 +12,15 @@ public struct PipelineSettings: Sendable {
     public var filters: [FilterSpec]
     public var features: [Feature]
     public var bands: [Band]
+    /// The optional families of FEATURES.md section 7.
+    public var families: FamilyOptions
 
     /// - Throws: `SondeError(.invalidArgument)` for a window that is not a power of two in
-    ///   range or a hop outside 1...window.
-    public init(frameLength: Int = 1024, hop: Int? = nil, filters: [FilterSpec] = [], features: [Feature] = Feature.allCases, bands: [Band] = []) throws {
+    ///   range, a hop outside 1...window, or family options out of range.
+    public init(
+        frameLength: Int = 1024, hop: Int? = nil, filters: [FilterSpec] = [], features: [Feature] = Feature.allCases, bands: [Band] = [],
+        families: FamilyOptions = FamilyOptions()
+    ) throws {
         try FeatureConfiguration.validate(frameLength: frameLength)
         let hop = hop ?? frameLength / 2
         guard hop >= 1, hop <= frameLength else {
@@ -26,10 +31,30 @@ public struct PipelineSettings: Sendable {
         self.filters = filters
         self.features = features
         self.bands = bands
+        try families.validate()
+        self.families = families
     }
 
-    /// Column names of each record's values (features, then bands).
-    public var valueColumns: [String] { features.map(\.rawValue) + bands.map(\.columnName) }
+    /// Column names of each record's values for a source at `sampleRate` (which octave
+    /// bands fit depends on it).
+    /// - Throws: `SondeError(.invalidArgument)` for bands or filters that do not fit that rate.
+    public func valueColumns(sampleRate: Double) throws -> [String] {
+        try featureConfiguration(sampleRate: sampleRate).columnNames
+    }
+
+    /// The columns shared by inputs at these rates (one output has one header).
+    /// - Throws: `SondeError(.invalidArgument)` when the rates give different octave bands.
+    public func valueColumns(sampleRates: [Double]) throws -> [String] {
+        let columns = try sampleRates.map { try valueColumns(sampleRate: $0) }
+        guard let first = columns.first else { return [] }
+        if let other = zip(sampleRates, columns).first(where: { $0.1 != first }) {
+            throw SondeError(
+                .invalidArgument,
+                "--bands: inputs at \(sampleRates[0].compactDescription) Hz and \(other.0.compactDescription) Hz get different octave bands; process them separately"
+            )
+        }
+        return first
+    }
 
     /// Checks that the filters and bands fit a source at `sampleRate`, so a command can
     /// refuse it before writing any output.
@@ -42,6 +67,6 @@ public struct PipelineSettings: Sendable {
     /// The feature configuration for a source at `sampleRate`.
     /// - Throws: `SondeError(.invalidArgument)` for bands or filters that do not fit that rate.
     public func featureConfiguration(sampleRate: Double) throws -> FeatureConfiguration {
-        try FeatureConfiguration(frameLength: frameLength, sampleRate: sampleRate, features: features, bands: bands)
+        try FeatureConfiguration(frameLength: frameLength, sampleRate: sampleRate, features: features, bands: bands, families: families)
     }
 }

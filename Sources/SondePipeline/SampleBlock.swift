@@ -4,6 +4,9 @@ final class SampleBlock: @unchecked Sendable {
     // @unchecked: the framer writes it, gives it up with the job, and the worker reads it
     // after taking the job from a queue (which orders the two); nobody else touches it.
     let samples: UnsafeMutableBufferPointer<Double>
+    /// Samples before the first frame: the hop that, with them, holds the frame before it,
+    /// for features that compare with it (spectral flux). 0 at an input's start.
+    var leadingSamples = 0
 
     init(capacity: Int) {
         samples = .allocate(capacity: capacity)

@@ -73,10 +73,12 @@ final class SourceStage: @unchecked Sendable {
         // Enough tickets in flight to keep every worker busy, few enough to bound memory.
         tickets = AsyncBoundedQueue(capacity: 4 * jobs + 4)
         let cutFrames = cutBlock.count / format.channelCount
+        let keepsPreviousFrame = configuration.needsPreviousFrame
         channels = (0..<format.channelCount).map { _ in
             ChannelProcessor(
                 filter: FilterChain(designs), extractor: nil, frameLength: settings.frameLength, hop: settings.hop,
-                maximumBlock: cutFrames, framesHeld: sizes.framesPerJob, pool: stageBuffers.jobs.samples
+                maximumBlock: cutFrames, framesHeld: sizes.framesPerJob, pool: stageBuffers.jobs.samples,
+                keepsPreviousFrame: keepsPreviousFrame
             )
         }
     }

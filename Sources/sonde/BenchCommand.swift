@@ -91,7 +91,7 @@ struct BenchCommand: AsyncParsableCommand {
         let device = try ReplayedDevice(SimulatedDevice(profile: profile, seed: device.seed), frames: Int(profile.sampleRate))
         let source = LimitedSource(base: LiveClockSource(base: device, policy: .block, paced: false, arrivals: arrivals), frames: frames)
         let writer = try RecordWriters.make(
-            format: .csv, layout: RecordLayout(valueColumns: settings.valueColumns, includesFile: false), output: try OutputFile(discarding: ())
+            format: .csv, layout: RecordLayout(valueColumns: try settings.valueColumns(sampleRate: profile.sampleRate), includesFile: false), output: try OutputFile(discarding: ())
         )
         let graph = PipelineGraph(settings: settings, options: PipelineGraph.Options(jobs: jobs, encoder: writer.encoder))
         let latencies = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SondeAccounts
 import SondeCore
+import SondeDSP
 import SondeMeasurements
 import SondePipeline
 import Synchronization
@@ -56,6 +57,7 @@ struct MeasureCommand: ServiceCommand {
         let device = try paired.makeDevice()
         let rate = device.format.sampleRate
         try settings.validate(sampleRate: rate)
+        let columns = try settings.valueColumns(sampleRate: rate)
         let seconds = StreamCommand.seconds(duration) ?? 10
         let source = LimitedSource(
             base: LiveClockSource(base: device, policy: .dropOldest), frames: Int((seconds * rate).rounded())
@@ -66,7 +68,7 @@ struct MeasureCommand: ServiceCommand {
             options: PipelineGraph.Options(jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)))
         )
         let interrupts = Interrupts { _ in graph.stop() }
-        let collected = CapturedRecords(columns: settings.valueColumns)
+        let collected = CapturedRecords(columns: columns)
         let display = StatusLine(enabled: true, interval: .milliseconds(500)) { collected.currentValuesLine() }
         _ = try await graph.run(
             inputs: [PipelineGraph.Input(name: paired.id, source: source, clock: .wallClock(sampleRate: rate, epochOfFirstSample: started))]
@@ -74,7 +76,7 @@ struct MeasureCommand: ServiceCommand {
         display?.finish()
         let capture = MeasurementCapture(
             deviceID: paired.id, settings: settingsJSON(settings, rate: rate), comment: comment,
-            channelNames: device.format.channelNames, columns: settings.valueColumns, recordedAt: started
+            channelNames: device.format.channelNames, columns: columns, recordedAt: started
         )
         let saved = try await services.measurements.save(capture, records: collected.batches)
         let records = collected.batches.reduce(0) { $0 + $1.recordCount }
@@ -90,6 +92,13 @@ struct MeasureCommand: ServiceCommand {
             "features": settings.features.map(\.rawValue),
             "bands": settings.bands.map(\.columnName),
         ]
+        let families = settings.families
+        if families != FamilyOptions() {
+            // Section-7 families: the columns they add and the options that shape them.
+            object["columns"] = (try? settings.valueColumns(sampleRate: rate)) ?? []
+            object["velocity_band"] = "\(families.velocityBand.low.compactDescription)-\(families.velocityBand.high.compactDescription)"
+            object["reference"] = families.reference
+        }
         object["duration"] = duration
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)

@@ -21,23 +21,54 @@ struct PipelineOptions: ParsableArguments {
     )
     var filter: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Band powers to add, in Hz: LO-HI,LO-HI,... (e.g. 0-1000,12.5-40).", valueName: "BANDS"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Band powers to add, in Hz: LO-HI,LO-HI,... (e.g. 0-1000,12.5-40); octave and third-octave add IEC 61260-1 band levels in dB.",
+            valueName: "BANDS"
+        )
+    )
     var bands: String?
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Features to compute, in this order (default all): \(Feature.allCases.map(\.rawValue).joined(separator: ",")).", valueName: "LIST")
+        help: ArgumentHelp(
+            "Features to compute, in this order (default all): \(Feature.allCases.map(\.rawValue).joined(separator: ",")). Optional ones, added after the rest (the default set stays when only these are listed): \(FeatureFamilies.namedFeatures.joined(separator: ",")).",
+            valueName: "LIST"
+        )
     )
     var features: String?
 
+    @Option(name: .long, help: ArgumentHelp(FeatureFamilies.help(for: "--mel"), valueName: "M"))
+    var mel: Int?
+
+    @Option(name: .long, help: ArgumentHelp(FeatureFamilies.help(for: "--mfcc"), valueName: "C"))
+    var mfcc: Int?
+
+    @Option(name: .long, help: ArgumentHelp(FeatureFamilies.help(for: "--velocity-band"), valueName: "LO-HI"))
+    var velocityBand: String?
+
+    @Option(name: .long, help: ArgumentHelp(FeatureFamilies.help(for: "--reference"), valueName: "R"))
+    var reference: Double?
+
     /// The validated settings; every problem is one line naming the option.
     func settings() throws -> PipelineSettings {
-        try PipelineSettings(
+        let selection = try features.map { try FeatureFamilies.parseFeatures($0) } ?? (features: Feature.allCases, names: [])
+        let bandRequest = try bands.map { try Band.parseRequest($0) } ?? (bands: [], octaveSets: [])
+        var families = FamilyOptions()
+        families.names = selection.names
+        families.melBands = mel
+        families.mfccCount = mfcc
+        if let velocityBand { families.velocityBand = try FeatureFamilies.parseVelocityBand(velocityBand) }
+        if let reference { families.reference = reference }
+        families.octaveSets = bandRequest.octaveSets
+        return try PipelineSettings(
             frameLength: window,
             hop: hop,
             filters: try filter.map { try FilterSpec.parse($0) },
-            features: try features.map { try Feature.parseList($0) } ?? Feature.allCases,
-            bands: try bands.map { try Band.parseList($0) } ?? []
+            features: selection.features,
+            bands: bandRequest.bands,
+            families: families
         )
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SondeBatch
 import SondeCore
 import SondeDSP
@@ -155,21 +156,17 @@ struct ProcessCommand: AsyncParsableCommand {
         let outputFormat = format ?? outputPath.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
         let parquetOptions = try parquet.writerOptions(
             format: outputFormat, settings: ParquetOptions.settingsJSON(settings), toStandardOutput: outputPath == nil)
-        let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: list.namesFiles)
+        // The first input is opened and checked before anything is written, and its rate
+        // decides the columns (octave bands depend on it); the others are opened as the
+        // graph reaches them and must give the same columns.
+        let first = try Self.open(list.inputs[0], settings: settings, options: options)
+        let columns = try settings.valueColumns(sampleRate: first.source.format.sampleRate)
+        let layout = RecordLayout(valueColumns: columns, includesFile: list.namesFiles)
         var graphOptions = engine.graphOptions()
         graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
         let graph = PipelineGraph(settings: settings, options: graphOptions)
-        // One input is opened and checked before anything is written; a dataset's inputs
-        // are opened as the graph reaches them.
-        let inputs: PipelineGraph.Inputs
-        var totalSamples: Int?
-        if list.inputs.count == 1 {
-            let opened = try Self.open(list.inputs[0], settings: settings, options: options)
-            totalSamples = opened.source.expectedFrames.map { $0 * opened.source.format.channelCount }
-            inputs = PipelineGraph.Inputs(opened: [opened])
-        } else {
-            inputs = Self.lazyInputs(list.inputs, settings: settings, options: options)
-        }
+        let totalSamples = list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
+        let inputs = Self.lazyInputs(list.inputs, first: first, columns: columns, settings: settings, options: options)
         let destination = try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
             ?? OutputFile(standardOutputFlushing: .whenFull)
         let interrupts = Interrupts { _ in graph.stop() }
@@ -202,9 +199,10 @@ struct ProcessCommand: AsyncParsableCommand {
     private func runDataset(_ list: SampleInputs, settings: PipelineSettings, options: SampleSourceOptions, outputDir: String) async throws {
         let outputFormat = format ?? .csv
         let parquetOptions = try parquet.writerOptions(format: outputFormat, settings: ParquetOptions.settingsJSON(settings))
-        let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: list.namesFiles)
+        let columns = try Self.probeColumns(list.inputs, settings: settings, options: options)
+        let layout = RecordLayout(valueColumns: columns, includesFile: list.namesFiles)
         let datasetSettings = DatasetSettings(
-            window: settings.frameLength, hop: settings.hop, filters: pipeline.filter, columns: settings.valueColumns,
+            window: settings.frameLength, hop: settings.hop, filters: pipeline.filter, columns: columns,
             rate: input.rate, channels: input.channels, sampleType: input.sampleType?.rawValue, format: outputFormat.rawValue)
         let parsedShard = try shard.map { try Shard(parsing: $0) }
         let run = DatasetManifest.Run(
@@ -227,7 +225,8 @@ struct ProcessCommand: AsyncParsableCommand {
         let progress = startProgress(graph: graph, inputCount: todo.count, totalSamples: nil)
         let summary: PipelineGraph.Summary
         do {
-            summary = try await graph.run(Self.lazyInputs(todo.map(\.input), settings: settings, options: options), sink: sink)
+            summary = try await graph.run(
+                Self.lazyInputs(todo.map(\.input), first: nil, columns: columns, settings: settings, options: options), sink: sink)
         } catch {
             progress?.finish()
             sink.abandonCurrent()
@@ -257,11 +256,39 @@ struct ProcessCommand: AsyncParsableCommand {
         return ProgressBar.start(enabled: !quiet, total: totalSamples, unit: "samples") { graph.progress }
     }
 
-    /// Inputs opened when the graph reaches them.
-    private static func lazyInputs(_ inputs: [SampleInput], settings: PipelineSettings, options: SampleSourceOptions) -> PipelineGraph.Inputs {
-        PipelineGraph.Inputs(count: inputs.count, name: { inputs[$0].name }) { index in
-            try open(inputs[index], settings: settings, options: options)
+    /// Inputs opened when the graph reaches them (but `first`, opened already), each
+    /// checked to give `columns`.
+    private static func lazyInputs(
+        _ inputs: [SampleInput], first: PipelineGraph.Input?, columns: [String], settings: PipelineSettings,
+        options: SampleSourceOptions
+    ) -> PipelineGraph.Inputs {
+        let first = FirstInput(first)
+        return PipelineGraph.Inputs(count: inputs.count, name: { inputs[$0].name }) { index in
+            if index == 0, let opened = first.take() { return opened }
+            let opened = try open(inputs[index], settings: settings, options: options)
+            let rate = opened.source.format.sampleRate
+            guard try settings.valueColumns(sampleRate: rate) == columns else {
+                throw SondeError(
+                    .invalidArgument,
+                    "--bands: \(inputs[index].path) at \(rate.compactDescription) Hz gets other octave bands than the first input; process inputs of one rate together")
+            }
+            return opened
         }
+    }
+
+    /// The columns of a dataset run: those of the first input that opens (its rate decides
+    /// the octave bands). Every input failing to open is the first input's error.
+    private static func probeColumns(_ inputs: [SampleInput], settings: PipelineSettings, options: SampleSourceOptions) throws -> [String] {
+        var firstError: (any Error)?
+        for input in inputs {
+            do {
+                let opened = try open(input, settings: settings, options: options)
+                return try settings.valueColumns(sampleRate: opened.source.format.sampleRate)
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        throw firstError ?? SondeError(.invalidInput, "no input to measure")
     }
 
     /// Opens an input and checks that the filters and bands fit its rate.
@@ -275,5 +302,21 @@ struct ProcessCommand: AsyncParsableCommand {
             throw error
         }
         return PipelineGraph.Input(name: input.name, source: source)
+    }
+}
+
+/// An input opened before the run, handed to the graph once.
+private final class FirstInput: @unchecked Sendable {
+    // @unchecked: `input` is taken under `lock`, once, by the graph's opening thread.
+    private let lock = NSLock()
+    private var input: PipelineGraph.Input?
+
+    init(_ input: PipelineGraph.Input?) { self.input = input }
+
+    func take() -> PipelineGraph.Input? {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { input = nil }
+        return input
     }
 }

@@ -108,7 +108,7 @@ struct StreamCommand: AsyncParsableCommand {
                 throw error
             }
             let output = OutputFile(standardOutputFlushing: .everyRecord)
-            let layout = RecordLayout(valueColumns: settings.valueColumns, includesFile: false)
+            let layout = RecordLayout(valueColumns: try settings.valueColumns(sampleRate: rate), includesFile: false)
             let writer = try RecordWriters.make(format: format.outputFormat, layout: layout, output: output)
             var options = live.paced
                 ? PipelineGraph.Options(jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)))

@@ -19,6 +19,7 @@ final class FFTPlanCache: Sendable {
 
     private struct State {
         var plans: [Int: RealFFTPlan] = [:]
+        var inversePlans: [Int: InverseRealFFTPlan] = [:]
         /// Imported (or found not to fit this FFTW) on the first plan.
         var wisdomRead = false
     }
@@ -50,6 +51,41 @@ final class FFTPlanCache: Sendable {
             let plan = RealFFTPlan(pointer: pointer, length: length, isFromWisdom: fromWisdom != nil)
             state.plans[length] = plan
             return plan
+        }
+    }
+}
+
+extension FFTPlanCache {
+    /// The inverse (complex-to-real, unnormalised) FFT plan of size `length`, made on first
+    /// use with FFTW_ESTIMATE: only the envelope family needs it, and the committed wisdom
+    /// holds forward plans only.
+    func inversePlan(length: Int) -> InverseRealFFTPlan {
+        state.withLock { state in
+            if let plan = state.inversePlans[length] { return plan }
+            let input = FFTWBuffer(count: 2 * (length / 2 + 1))
+            let output = FFTWBuffer(count: length)
+            let pointer = input.base.withMemoryRebound(to: fftw_complex.self, capacity: length / 2 + 1) {
+                fftw_plan_dft_c2r_1d(Int32(length), $0, output.base, UInt32(FFTW_ESTIMATE))
+            }
+            guard let pointer else { fatalError("FFTW could not plan an inverse real FFT of size \(length)") }
+            let plan = InverseRealFFTPlan(pointer: pointer, length: length)
+            state.inversePlans[length] = plan
+            return plan
+        }
+    }
+}
+
+/// An inverse complex-to-real FFTW plan, kept for the whole process like `RealFFTPlan`.
+struct InverseRealFFTPlan: @unchecked Sendable {
+    // @unchecked: immutable once made; fftw_execute_dft_c2r on distinct arrays is thread-safe.
+    let pointer: OpaquePointer
+    let length: Int
+
+    /// Transforms `input` (length/2+1 interleaved complex bins, overwritten) into `output`
+    /// (length reals, N times the inverse DFT).
+    func execute(input: UnsafeMutablePointer<Double>, output: UnsafeMutablePointer<Double>) {
+        input.withMemoryRebound(to: fftw_complex.self, capacity: length / 2 + 1) {
+            fftw_execute_dft_c2r(pointer, $0, output)
         }
     }
 }

@@ -28,6 +28,12 @@ public final class FeatureExtractor {
     /// ln(N/2 + 1), the entropy's normaliser.
     private let logBinCount: Double
     private let needsMoments: Bool
+    /// The section-7 families asked for, with the column of each one's first value.
+    private let families: [(family: any FeatureFamily, column: Int)]
+    /// The column of the first `band_power`.
+    private let bandColumn: Int
+    /// Whether a family compares with the previous frame (`prime(_:)`, `resetSequence()`).
+    public let dependsOnPreviousFrame: Bool
 
     /// - Parameter configuration: validated window, rate, features and bands.
     public init(configuration: FeatureConfiguration) {
@@ -58,8 +64,29 @@ public final class FeatureExtractor {
             Feature.allCases.firstIndex(of: feature) ?? 0
         }
         let timeDomainOnly: Set<Feature> = [.mean, .rms, .std, .peak, .peakToPeak, .crestFactor, .zeroCrossingRate]
-        needsSpectrum = !configuration.bands.isEmpty || configuration.features.contains { !timeDomainOnly.contains($0) && $0 != .skewness && $0 != .kurtosis }
         needsMoments = configuration.features.contains { $0 == .std || $0 == .skewness || $0 == .kurtosis }
+        // Columns: features, families before the bands, bands, families after them.
+        var column = configuration.features.count
+        var bandColumn = column
+        var families: [(family: any FeatureFamily, column: Int)] = []
+        for followsBands in [false, true] {
+            if followsBands {
+                bandColumn = column
+                column += configuration.bands.count
+            }
+            for type in FeatureFamilies.registered where type.followsBandPowers == followsBands {
+                let count = type.columnNames(for: configuration).count
+                guard count > 0 else { continue }
+                families.append((type.init(configuration: configuration), column))
+                column += count
+            }
+        }
+        self.families = families
+        self.bandColumn = bandColumn
+        dependsOnPreviousFrame = families.contains { type(of: $0.family).dependsOnPreviousFrame }
+        // Every family reads the spectrum.
+        needsSpectrum = !families.isEmpty || !configuration.bands.isEmpty
+            || configuration.features.contains { !timeDomainOnly.contains($0) && $0 != .skewness && $0 != .kurtosis }
     }
 
     deinit {
@@ -87,8 +114,37 @@ public final class FeatureExtractor {
         let df = configuration.sampleRate / Double(length)
         guard let p = power.baseAddress else { return }
         for (index, bins) in bandBins.enumerated() {
-            values[featureSlots.count + index] = FrameKernels.sum(p, bins) * df
+            values[bandColumn + index] = FrameKernels.sum(p, bins) * df
         }
+        guard !families.isEmpty, let spectrum = frameSpectrum(frame, isFlat: flatValue != nil) else { return }
+        for (index, entry) in families.enumerated() {
+            let end = index + 1 < families.count ? families[index + 1].column : configuration.columnCount
+            entry.family.measure(spectrum, into: UnsafeMutableBufferPointer(rebasing: values[entry.column..<end]))
+        }
+    }
+
+    /// Takes `frame` as the channel's previous frame, for families that compare with it
+    /// (spectral flux), and writes nothing. The next `extract` is then its successor.
+    public func prime(_ frame: UnsafeBufferPointer<Double>) {
+        precondition(frame.count == length, "frame has \(frame.count) samples, expected \(length)")
+        guard dependsOnPreviousFrame else { return }
+        var all = FrameFeatures()
+        let flatValue = measureTimeDomain(frame, into: &all)
+        _ = computeSpectrum(flatValue: flatValue)
+        guard let spectrum = frameSpectrum(frame, isFlat: flatValue != nil) else { return }
+        for entry in families where type(of: entry.family).dependsOnPreviousFrame { entry.family.prime(spectrum) }
+    }
+
+    /// Forgets the previous frame: the next `extract` measures the first frame of an input.
+    public func resetSequence() {
+        for entry in families { entry.family.reset() }
+    }
+
+    private func frameSpectrum(_ frame: UnsafeBufferPointer<Double>, isFlat: Bool) -> FrameSpectrum? {
+        guard let x = frame.baseAddress, let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = power.baseAddress else {
+            return nil
+        }
+        return FrameSpectrum(samples: x, squaredMagnitude: s2, magnitude: s, power: p, isFlat: isFlat)
     }
 
     // MARK: - Time domain (section 4)

@@ -1,0 +1,132 @@
+import Foundation
+
+/// `envelope_rms`, `envelope_frequency`: the Hilbert envelope of the unwindowed frame
+/// (`|scipy.signal.hilbert(x)|`) and its spectrum's dominant frequency, the bearing-defect
+/// line once `--filter bandpass:...` has kept the resonance it modulates. 0 for flat frames.
+///
+/// The analytic signal is x + i·H[x]; H[x] comes from one inverse real FFT of -i·X on the
+/// positive bins (DC and Nyquist zero), the same values as scipy's complex inverse FFT of
+/// 2·X to within round-off, for half its cost.
+final class EnvelopeFamily: FeatureFamily {
+    static let declaration = FamilyDeclaration(
+        name: "envelope",
+        summary: "amplitude envelope (Hilbert) and its dominant frequency",
+        columns: [
+            .init(name: "envelope_rms", unit: "input unit", definition: "sqrt(mean(env²)), env = |scipy.signal.hilbert(x)|"),
+            .init(
+                name: "envelope_frequency", unit: "Hz",
+                definition: "dominant_frequency's rule on |rfft(w·(env - mean(env)))|²; 0 when env is constant"),
+        ],
+        options: [],
+        namedFeatures: ["envelope_rms", "envelope_frequency"]
+    )
+
+    static func columnNames(for configuration: FeatureConfiguration) -> [String] {
+        ["envelope_rms", "envelope_frequency"].filter(configuration.families.names.contains)
+    }
+
+    private let length: Int
+    private let sampleRate: Double
+    private let writesRMS: Bool
+    private let writesFrequency: Bool
+    private let forward: RealFFTPlan
+    private let inverse: InverseRealFFTPlan
+    private let window: HannWindow
+    private let real: FFTWBuffer
+    private let complex: FFTWBuffer
+    private let envelope: UnsafeMutableBufferPointer<Double>
+
+    init(configuration: FeatureConfiguration) {
+        length = configuration.frameLength
+        sampleRate = configuration.sampleRate
+        let names = Self.columnNames(for: configuration)
+        writesRMS = names.contains("envelope_rms")
+        writesFrequency = names.contains("envelope_frequency")
+        forward = FFTPlanCache.shared.forwardPlan(length: length)
+        inverse = FFTPlanCache.shared.inversePlan(length: length)
+        window = HannWindow(length: length)
+        real = FFTWBuffer(count: length)
+        complex = FFTWBuffer(count: 2 * (length / 2 + 1))
+        envelope = .allocate(capacity: length)
+        envelope.initialize(repeating: 0)
+    }
+
+    deinit { envelope.deallocate() }
+
+    func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>) {
+        var column = 0
+        guard !frame.isFlat, let env = envelope.baseAddress else {
+            if writesRMS { values[0] = 0 }
+            if writesFrequency { values[writesRMS ? 1 : 0] = 0 }
+            return
+        }
+        let n = length, x = frame.samples, buffer = real.base, spectrum = complex.base
+        let nyquist = n / 2
+        buffer.update(from: x, count: n)
+        forward.execute(input: buffer, output: spectrum)
+        // -i·X[k] = (im, -re) for 0 < k < N/2; DC and Nyquist carry no quadrature part.
+        spectrum[0] = 0
+        spectrum[1] = 0
+        for k in 1..<nyquist {
+            let re = spectrum[2 * k], im = spectrum[2 * k + 1]
+            spectrum[2 * k] = im
+            spectrum[2 * k + 1] = -re
+        }
+        spectrum[2 * nyquist] = 0
+        spectrum[2 * nyquist + 1] = 0
+        inverse.execute(input: spectrum, output: buffer)
+        // env = sqrt(x² + (H[x])²), four lanes at a time (N >= 16 is a multiple of 4): the
+        // scalar loop's dependent sums were the family's largest cost (perf).
+        typealias Lanes = FrameKernels.Lanes
+        let scale = Lanes(repeating: 1 / Double(n))
+        var sumSquares = Lanes(repeating: 0), sum = Lanes(repeating: 0)
+        var low = Lanes(repeating: .infinity), high = Lanes(repeating: -.infinity)
+        for i in stride(from: 0, to: n, by: 4) {
+            let q = FrameKernels.load(buffer, i) * scale
+            let v = FrameKernels.load(x, i)
+            let e2 = FrameKernels.multiplyAdd(v, v, q * q)
+            let e = e2.squareRoot()
+            FrameKernels.store(e, env, i)
+            sumSquares += e2
+            sum += e
+            low = pointwiseMin(low, e)
+            high = pointwiseMax(high, e)
+        }
+        if writesRMS {
+            values[column] = (sumSquares.sum() / Double(n)).squareRoot()
+            column += 1
+        }
+        guard writesFrequency else { return }
+        guard high.max() > low.min() else {
+            values[column] = 0
+            return
+        }
+        let mean = sum.sum() / Double(n)
+        window.coefficients.withUnsafeBufferPointer { w in
+            for i in 0..<n { buffer[i] = w[i] * (env[i] - mean) }
+        }
+        forward.execute(input: buffer, output: spectrum)
+        values[column] = dominantFrequency(spectrum) * sampleRate / Double(n)
+    }
+
+    /// `dominant_frequency`'s rule in bins: argmax from k = 2 (lowest on ties), then the
+    /// parabola through ln Pe around it (floored at 1e-300), clamped to ±0.5 bin.
+    private func dominantFrequency(_ spectrum: UnsafePointer<Double>) -> Double {
+        let nyquist = length / 2
+        func power(_ k: Int) -> Double { spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
+        var peak = 2
+        var best = power(2)
+        for k in 3...nyquist {
+            let p = power(k)
+            if p > best {
+                best = p
+                peak = k
+            }
+        }
+        guard peak < nyquist else { return Double(peak) }
+        let a = log(Swift.max(power(peak - 1), 1e-300)), b = log(Swift.max(best, 1e-300)), c = log(Swift.max(power(peak + 1), 1e-300))
+        let denominator = a - 2 * b + c
+        let offset = denominator == 0 ? 0 : Swift.min(Swift.max(0.5 * (a - c) / denominator, -0.5), 0.5)
+        return Double(peak) + offset
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+public import SondeCore
+
+/// The registry of optional feature families, in FEATURES.md section 7's column order.
+/// A new family is one file and one line here.
+public enum FeatureFamilies {
+    static var registered: [any FeatureFamily.Type] { [
+        MelFamily.self, FluxFamily.self, VelocityFamily.self, EnvelopeFamily.self, LevelFamily.self, OctaveBandsFamily.self,
+    ] }
+
+    /// Every family's declaration, in column order.
+    public static var declarations: [FamilyDeclaration] { registered.map { $0.declaration } }
+
+    /// The section-7 features asked for by name in `--features`, in column order.
+    public static var namedFeatures: [String] { declarations.flatMap(\.namedFeatures) }
+
+    /// The help text of a family option (`--mel`, `--reference`, ...), from its declaration.
+    public static func help(for flag: String) -> String {
+        declarations.lazy.flatMap(\.options).first { $0.flag == flag }?.help ?? ""
+    }
+
+    /// Parses `--features`: section 4-5 features and section-7 names, in any mix. When the
+    /// list names only section-7 features, the default features stay and those are added.
+    /// - Throws: `SondeError(.invalidArgument)` naming an unknown or repeated feature.
+    public static func parseFeatures(_ text: String) throws -> (features: [Feature], names: Set<String>) {
+        let named = Set(namedFeatures)
+        var features: [String] = []
+        var names: Set<String> = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = item.trimmingASCIISpaces()
+            guard !features.contains(name), !names.contains(name) else {
+                throw SondeError(.invalidArgument, "--features: '\(name)' is listed twice")
+            }
+            if named.contains(name) {
+                names.insert(name)
+            } else if Feature(rawValue: name) != nil {
+                features.append(name)
+            } else {
+                let valid = (Feature.allCases.map(\.rawValue) + namedFeatures).joined(separator: ", ")
+                throw SondeError(.invalidArgument, "--features: unknown feature '\(name)'; expected some of: \(valid)")
+            }
+        }
+        let chosen = features.isEmpty ? Feature.allCases : try Feature.parseList(features.joined(separator: ","))
+        return (chosen, names)
+    }
+
+    /// Parses `--velocity-band LO-HI` (Hz); the range is checked by `FamilyOptions.validate()`.
+    /// - Throws: `SondeError(.invalidArgument)` for text that is not `LO-HI`.
+    public static func parseVelocityBand(_ text: String) throws -> Band {
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite, high.isFinite else {
+            throw SondeError(.invalidArgument, "--velocity-band '\(text)': expected LO-HI in Hz, e.g. 10-1000")
+        }
+        return Band(low: low, high: high)
+    }
+
+    /// Column names of the families asked for in `configuration`, before or after the band powers.
+    static func columnNames(for configuration: FeatureConfiguration, followingBandPowers: Bool) -> [String] {
+        registered.filter { $0.followsBandPowers == followingBandPowers }.flatMap { $0.columnNames(for: configuration) }
+    }
+}
+
+extension Substring {
+    func trimmingASCIISpaces() -> String {
+        String(self.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    }
+}
+
+extension FeatureFamilies {
+    /// The feature reference of section 7 as Markdown (`docs/features.md`), written from
+    /// the families' declarations so the page and the code cannot drift apart.
+    public static func referenceMarkdown() -> String {
+        var text = """
+            # Optional feature families
+
+            Generated from the families' declarations (`Sources/SondeDSP/Features/Families/`);
+            `SONDE_RECORD=1 swift test --filter FamilyDeclarationTests` rewrites it. The contract
+            is FEATURES.md section 7. Single-valued features are asked for by name in `--features`
+            (alone, they are added to the default set); the others by their options.
+
+            """
+        // A '|' inside a cell (|X|) would end it.
+        func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
+        for family in declarations {
+            text += "\n## \(family.name)\n\n\(family.summary).\n\n| column | unit | definition |\n|---|---|---|\n"
+            for column in family.columns {
+                text += "| `\(column.name)` | \(cell(column.unit)) | \(cell(column.definition)) |\n"
+            }
+            if !family.options.isEmpty {
+                text += "\n| option | meaning |\n|---|---|\n"
+                for option in family.options {
+                    text += "| `\(option.flag) \(option.valueName)` | \(cell(option.help)) |\n"
+                }
+            }
+        }
+        return text
+    }
+}

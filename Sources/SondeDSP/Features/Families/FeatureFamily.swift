@@ -1,0 +1,72 @@
+/// One family of optional features (FEATURES.md section 7): its declaration, its columns,
+/// and how it measures a frame from the spectrum the extractor already computed.
+///
+/// A family is built only when the configuration asks for it, so one that is not asked
+/// for costs nothing. Instances belong to one `FeatureExtractor` (one worker) and may keep
+/// scratch and per-channel state; they are not thread-safe.
+protocol FeatureFamily: AnyObject {
+    /// Names, units, options and references, for `--help`, the README and the docs.
+    static var declaration: FamilyDeclaration { get }
+    /// The family's columns for `configuration`, in order; empty when it is not asked for.
+    static func columnNames(for configuration: FeatureConfiguration) -> [String]
+    /// Whether the columns come after the `band_power:*` ones (octave bands) or before.
+    static var followsBandPowers: Bool { get }
+
+    init(configuration: FeatureConfiguration)
+
+    /// Writes `columnNames(for:).count` values for one frame.
+    func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>)
+
+    /// Whether a value depends on the same channel's previous frame (spectral flux).
+    static var dependsOnPreviousFrame: Bool { get }
+    /// Takes `frame` as the previous frame without writing anything.
+    func prime(_ frame: FrameSpectrum)
+    /// Forgets the previous frame: the next one is the first of its input.
+    func reset()
+}
+
+extension FeatureFamily {
+    static var followsBandPowers: Bool { false }
+    static var dependsOnPreviousFrame: Bool { false }
+    func prime(_ frame: FrameSpectrum) {}
+    func reset() {}
+}
+
+/// What a family reads of one frame: computed once by `FeatureExtractor` and shared.
+struct FrameSpectrum {
+    /// x, the unwindowed (filtered) frame, N samples.
+    let samples: UnsafePointer<Double>
+    /// |X[k]|², K = N/2 + 1 bins.
+    let squaredMagnitude: UnsafePointer<Double>
+    /// |X[k]|, K bins.
+    let magnitude: UnsafePointer<Double>
+    /// P[k], the one-sided density PSD, K bins.
+    let power: UnsafePointer<Double>
+    /// Whether every sample is equal (the spectrum is then the exact DFT).
+    let isFlat: Bool
+}
+
+/// What a family says about itself; `--help`, the README's list and `docs/features.md`
+/// are written from these.
+public struct FamilyDeclaration: Sendable {
+    /// A column (or a pattern of columns, `mel_1 .. mel_M`) with its unit and reference.
+    public struct Column: Sendable {
+        public var name: String
+        public var unit: String
+        public var definition: String
+    }
+
+    /// A command-line option of the family.
+    public struct Option: Sendable {
+        public var flag: String
+        public var valueName: String
+        public var help: String
+    }
+
+    public var name: String
+    public var summary: String
+    public var columns: [Column]
+    public var options: [Option]
+    /// Columns asked for by name in `--features`.
+    public var namedFeatures: [String]
+}

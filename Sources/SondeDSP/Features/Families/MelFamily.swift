@@ -1,0 +1,131 @@
+import Foundation
+
+/// Mel band levels and MFCCs (`--mel M`, `--mfcc C`): librosa's Slaney mel filterbank in
+/// double precision on |X|², levels in dB, and the orthonormal DCT-II of all M levels.
+final class MelFamily: FeatureFamily {
+    static let declaration = FamilyDeclaration(
+        name: "mel",
+        summary: "mel band levels and mel-frequency cepstral coefficients",
+        columns: [
+            .init(
+                name: "mel_1 .. mel_M", unit: "dB",
+                definition: "10·log10(max(B @ |X|², 1e-10)), B = librosa.filters.mel(sr=fs, n_fft=N, n_mels=M, norm='slaney') in float64"),
+            .init(name: "mfcc_1 .. mfcc_C", unit: "dB", definition: "scipy.fft.dct(mel levels, type=2, norm='ortho')[:C] (= librosa.feature.mfcc)"),
+        ],
+        options: [
+            .init(flag: "--mel", valueName: "M", help: "Mel band levels mel_1..mel_M in dB (librosa's Slaney filters), 1 <= M <= 256."),
+            .init(flag: "--mfcc", valueName: "C", help: "MFCCs mfcc_1..mfcc_C from M mel bands (--mel, else 128), 1 <= C <= M."),
+        ],
+        namedFeatures: []
+    )
+
+    static func columnNames(for configuration: FeatureConfiguration) -> [String] {
+        var names: [String] = []
+        if let m = configuration.families.melBands, m >= 1 { names += (1...m).map { "mel_\($0)" } }
+        if let c = configuration.families.mfccCount, c >= 1 { names += (1...c).map { "mfcc_\($0)" } }
+        return names
+    }
+
+    private let melCount: Int
+    private let writesLevels: Bool
+    private let coefficientCount: Int
+    /// Each filter's non-zero bins, and where its weights start in `weights`.
+    private let filterBins: [Range<Int>]
+    private let weightStarts: [Int]
+    private let weights: [Double]
+    /// The orthonormal DCT-II rows 0..<C over M levels, row-major.
+    private let dct: [Double]
+    private let levels: UnsafeMutableBufferPointer<Double>
+
+    init(configuration: FeatureConfiguration) {
+        let options = configuration.families
+        let m = options.melFilterCount ?? FamilyOptions.defaultMelBands
+        melCount = m
+        writesLevels = options.melBands != nil
+        coefficientCount = options.mfccCount ?? 0
+        var bins: [Range<Int>] = [], starts: [Int] = [], weights: [Double] = []
+        Self.slaneyFilters(sampleRate: configuration.sampleRate, frameLength: configuration.frameLength, bands: m) { row in
+            // Only the filter's non-zero stretch is kept: M·K weights would be 67 MB at M = 256, N = 65536.
+            let first = row.firstIndex { $0 != 0 } ?? 0
+            let end = (row.lastIndex { $0 != 0 } ?? -1) + 1
+            let range = first..<Swift.max(first, end)
+            bins.append(range)
+            starts.append(weights.count)
+            weights.append(contentsOf: row[range])
+        }
+        filterBins = bins
+        weightStarts = starts
+        self.weights = weights
+        let c = coefficientCount
+        dct = (0..<(c * m)).map { index in
+            let k = index / m, n = index % m
+            let scale = k == 0 ? (1 / Double(m)).squareRoot() : (2 / Double(m)).squareRoot()
+            return scale * cos(Double.pi * Double(k) * Double(2 * n + 1) / Double(2 * m))
+        }
+        levels = .allocate(capacity: m)
+        levels.initialize(repeating: 0)
+    }
+
+    deinit { levels.deallocate() }
+
+    func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>) {
+        let s2 = frame.squaredMagnitude
+        weights.withUnsafeBufferPointer { w in
+            guard let w = w.baseAddress else { return }
+            for j in 0..<melCount {
+                let bins = filterBins[j]
+                let energy = FrameKernels.dot(w + weightStarts[j], s2 + bins.lowerBound, count: bins.count)
+                levels[j] = 10 * log10(Swift.max(energy, 1e-10))
+            }
+        }
+        var column = 0
+        if writesLevels {
+            for j in 0..<melCount { values[j] = levels[j] }
+            column = melCount
+        }
+        dct.withUnsafeBufferPointer { d in
+            for k in 0..<coefficientCount {
+                var sum = 0.0
+                let row = k * melCount
+                for j in 0..<melCount { sum += d[row + j] * levels[j] }
+                values[column + k] = sum
+            }
+        }
+    }
+
+    /// librosa.filters.mel(sr, n_fft, n_mels, fmin=0, fmax=sr/2, htk=False, norm='slaney'),
+    /// step for step in double precision: hands each of the M rows (N/2 + 1 weights) to `body`.
+    static func slaneyFilters(sampleRate fs: Double, frameLength n: Int, bands m: Int, _ body: ([Double]) -> Void) {
+        let binCount = n / 2 + 1
+        let binSpacing = 1.0 / (Double(n) * (1.0 / fs))  // np.fft.rfftfreq's val
+        let frequencies = (0..<binCount).map { Double($0) * binSpacing }
+        let maxMel = hzToMel(fs / 2)
+        let count = m + 2
+        let step = maxMel / Double(count - 1)  // np.linspace(0, maxMel, M + 2)
+        let melFrequencies = (0..<count).map { i in melToHz(i == count - 1 ? maxMel : Double(i) * step) }
+        for i in 0..<m {
+            let lowerWidth = melFrequencies[i + 1] - melFrequencies[i]
+            let upperWidth = melFrequencies[i + 2] - melFrequencies[i + 1]
+            let norm = 2.0 / (melFrequencies[i + 2] - melFrequencies[i])
+            body(frequencies.map { f in
+                let lower = -(melFrequencies[i] - f) / lowerWidth
+                let upper = (melFrequencies[i + 2] - f) / upperWidth
+                return Swift.max(0, Swift.min(lower, upper)) * norm
+            })
+        }
+    }
+
+    private static let linearSpacing = 200.0 / 3
+    private static let logStart = 1000.0 / linearSpacing
+    private static let logStep = log(6.4) / 27.0
+
+    /// librosa.hz_to_mel(f, htk=False): linear below 1 kHz, logarithmic above.
+    static func hzToMel(_ f: Double) -> Double {
+        f >= 1000 ? logStart + log(f / 1000) / logStep : f / linearSpacing
+    }
+
+    /// librosa.mel_to_hz(mel, htk=False).
+    static func melToHz(_ mel: Double) -> Double {
+        mel >= logStart ? 1000 * exp(logStep * (mel - logStart)) : linearSpacing * mel
+    }
+}

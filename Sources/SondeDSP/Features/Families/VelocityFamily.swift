@@ -1,0 +1,50 @@
+import Foundation
+import SondeCore
+
+/// `velocity_rms`: the RMS vibration velocity from an acceleration spectrum, P[k] divided
+/// by (2πf)² over `--velocity-band` (ISO 20816-1's 10-1000 Hz by default).
+final class VelocityFamily: FeatureFamily {
+    static let declaration = FamilyDeclaration(
+        name: "velocity",
+        summary: "vibration severity from acceleration",
+        columns: [
+            .init(
+                name: "velocity_rms", unit: "input unit · s (m/s² in, m/s out)",
+                definition: "sqrt(Σ P[k] / (2π f[k])² · df) over LO <= f[k] < HI")
+        ],
+        options: [
+            .init(flag: "--velocity-band", valueName: "LO-HI", help: "velocity_rms band in Hz, 0 < LO < HI (default 10-1000, ISO 20816-1; 2-1000 for slow machines).")
+        ],
+        namedFeatures: ["velocity_rms"]
+    )
+
+    static func columnNames(for configuration: FeatureConfiguration) -> [String] {
+        configuration.families.names.contains("velocity_rms") ? ["velocity_rms"] : []
+    }
+
+    private let bins: Range<Int>
+    /// df / (2π f[k])² for the bins in `bins`.
+    private let weights: [Double]
+
+    init(configuration: FeatureConfiguration) {
+        let fs = configuration.sampleRate, n = Double(configuration.frameLength)
+        let band = configuration.families.velocityBand
+        let inBand = (0..<(configuration.frameLength / 2 + 1)).filter { k in
+            let f = Double(k) * fs / n
+            return band.low <= f && f < band.high
+        }
+        bins = (inBand.first ?? 0)..<((inBand.last ?? -1) + 1)
+        let df = fs / n
+        weights = bins.map { k in
+            let omega = 2 * Double.pi * (Double(k) * fs / n)
+            return df / (omega * omega)
+        }
+    }
+
+    func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>) {
+        let sum = weights.withUnsafeBufferPointer { w in
+            w.baseAddress.map { FrameKernels.dot(frame.power + bins.lowerBound, $0, count: bins.count) } ?? 0
+        }
+        values[0] = sum.squareRoot()
+    }
+}
