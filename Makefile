@@ -3,7 +3,7 @@ APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-conf
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
-.PHONY: deps commit-header build demo test bench bench-check bench-peers bench-peers-families clean
+.PHONY: deps commit-header build demo test bench bench-check bench-peers bench-peers-families bench-dataset clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -88,6 +88,18 @@ bench-peers-families: build
 	for i in 1 2 3; do \
 		/usr/bin/time -f "sonde: %e s, %M KiB" $(SONDE) process $(WORKLOAD) $(FAMILY_ARGS) --features $(FAMILY_NAMES) --sample-type f32le --jobs 2 --quiet -o /dev/null; \
 		/usr/bin/time -f "numpy: %e s, %M KiB" python3 Benchmarks/peers/features_numpy.py $(WORKLOAD) $(FAMILY_ARGS) --features-extra $(FAMILY_NAMES); \
+	done
+
+# Issue 18's dataset shape: 2,000 two-second 16 kHz mono WAV clips in nested folders, the
+# same samples as one raw file, and the numpy/scipy peer over the clips; three rounds.
+CLIPS := /tmp/sonde-clips-2000
+bench-dataset: build
+	test -d $(CLIPS) || python3 Benchmarks/dataset/make_dataset.py $(CLIPS) --concatenate $(CLIPS).f32
+	cat $(CLIPS).f32 > /dev/null
+	for i in 1 2 3; do \
+		/usr/bin/time -f "sonde, 2000 clips: %e s, %M KiB" $(SONDE) process $(CLIPS) --jobs 2 --quiet -o /dev/null; \
+		/usr/bin/time -f "sonde, one file of the same samples: %e s, %M KiB" $(SONDE) process $(CLIPS).f32 --rate 16000 --sample-type f32le --jobs 2 --quiet -o /dev/null; \
+		python3 Benchmarks/peers/features_numpy_dataset.py $(CLIPS); \
 	done
 
 clean:
