@@ -53,6 +53,13 @@ final class SoundFileSampleSource: SampleSource {
                 "\(input.name): the header says \(channels) channels at \(info.samplerate) Hz; expected at least "
                     + "one channel and a positive rate (or pass --rate)")
         }
+        if channels > SampleSourceOptions.maximumChannels {
+            sf_close(file)
+            input.closeIfOwned()
+            throw SondeError(
+                .invalidInput,
+                "\(input.name): the header says \(channels) channels; expected at most \(SampleSourceOptions.maximumChannels)")
+        }
         if let wanted = options.channels, wanted != channels {
             sf_close(file)
             input.closeIfOwned()
@@ -64,7 +71,16 @@ final class SoundFileSampleSource: SampleSource {
         format = StreamFormat(
             sampleRate: options.sampleRate ?? Double(info.samplerate),
             channelNames: (0..<channels).map { "ch\($0)" })
-        expectedFrames = info.frames > 0 ? Int(info.frames) : nil
+        expectedFrames = Self.plausibleFrameCount(Int(info.frames), channels: channels)
+    }
+
+    /// The header's frame count, or nil when it means "unknown": a FLAC whose STREAMINFO
+    /// says 0 total samples (as streaming encoders write it) makes libsndfile report
+    /// `SF_COUNT_MAX`, and a progress total of that times the channels overflows.
+    /// Anything beyond 2^40 samples (8 TiB of Doubles) is taken as unknown too.
+    static func plausibleFrameCount(_ frames: Int, channels: Int) -> Int? {
+        guard frames > 0, channels > 0, frames <= (1 << 40) / channels else { return nil }
+        return frames
     }
 
     deinit {
@@ -82,12 +98,13 @@ final class SoundFileSampleSource: SampleSource {
             finish()
             return 0
         }
-        for index in 0..<got * channels where !destination[index].isFinite {
+        for index in 0..<got * channels where !SampleLimits.contains(destination[index]) {
             let frame = framesDelivered + index / channels
+            let expected = destination[index].isFinite
+                ? "a magnitude of at most 1e100 (larger samples would overflow the features)" : "a finite number"
             throw SondeError(
                 .invalidInput,
-                "\(name): frame \(frame), channel ch\(index % channels) is \(destination[index]); expected a "
-                    + "finite number")
+                "\(name): frame \(frame), channel ch\(index % channels) is \(destination[index]); expected \(expected)")
         }
         framesDelivered += got
         return got
