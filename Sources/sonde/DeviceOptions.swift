@@ -84,10 +84,7 @@ struct DeviceOptions: ParsableArguments {
             guard !describesDevice else {
                 throw SondeError(.invalidArgument, "--profile and device flags (--tone, --noise, ...) cannot be combined; put the settings in the profile")
             }
-            guard let data = FileManager.default.contents(atPath: profile) else {
-                throw SondeError(.io, "cannot read device profile '\(profile)'; expected a readable text file")
-            }
-            return (String(decoding: data, as: UTF8.self), profile)
+            return (try DeviceProfile.text(path: profile), profile)
         }
         guard describesDevice else { return nil }
         var lines = ["name = custom", "rate = \((rate ?? 1000).compactDescription)"]

@@ -216,9 +216,17 @@ public struct DeviceProfile: Sendable, Equatable {
 
     /// Reads and parses a profile file.
     public static func load(path: String) throws -> DeviceProfile {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        return try parse(try text(path: path), source: path)
+    }
+
+    /// Profiles are short: anything beyond 1 MiB, or not a regular file, is refused.
+    public static let largestFile = 1 << 20
+
+    /// The text of the profile file at `path`, read with `SmallFile`'s type and size limit.
+    public static func text(path: String) throws -> String {
+        guard let bytes = try SmallFile.read(path, limit: largestFile, what: "device profile") else {
             throw SondeError(.io, "cannot read device profile '\(path)'; expected a readable text file")
         }
-        return try parse(String(decoding: data, as: UTF8.self), source: path)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
