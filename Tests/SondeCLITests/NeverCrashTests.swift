@@ -162,7 +162,7 @@ import _SondeTestSupport
     // MARK: - Item 3: a FLAC whose STREAMINFO says 0 total samples (unknown)
 
     @Test func flacOfUnknownLengthIsMeasured() throws {
-        let flac = Fixtures.packageRoot.appendingPathComponent("Tests/Fuzz/regressions/flac-unknown-length-2ch.flac")
+        let flac = Fixtures.packageRoot.appendingPathComponent("Tests/Fuzz/regressions/flac-unknown-length-2ch/input.flac")
         let result = try SondeBinary.run(["process", flac.path, "--features", "rms"])
         #expect(result.status == 0, "\(result.stderr.prefix(300))")
         // 3000 frames of two channels at 8 kHz: frames 0...3 of 1024 samples with a hop of 512.
