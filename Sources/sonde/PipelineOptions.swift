@@ -48,7 +48,16 @@ struct PipelineOptions: ParsableArguments {
 struct InputOptions: ParsableArguments {
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Sample rate in Hz, 1e-9 to 1e12; overrides any rate in the file.", valueName: "R"))
+        help: ArgumentHelp(
+            "Sample rate in Hz, 1e-9 to 1e12; overrides any rate in the file.",
+            discussion: """
+                Samples may reach a magnitude of 1e100: a larger CSV cell, f64 or sound-file \
+                sample is an error naming its line and column or its index (its spectrum would \
+                overflow). With output to standard output, records are written as they are \
+                computed, so an error found late in an input comes after the records before it; \
+                with -o nothing is published unless the run succeeds.
+                """,
+            valueName: "R"))
     var rate: Double?
 
     @Option(

@@ -24,6 +24,9 @@ struct StreamCommand: AsyncParsableCommand {
             channel every 0.512 s. When stdout cannot keep up, a live device drops its oldest \
             blocks (counted in the summary); --on-overrun block waits instead.
 
+            Records are written as they are computed: a bad sample late in the input stops \
+            the run with an error after the records before it were written.
+
             Profile files: `name = ...`, `rate = HZ`, then per channel a `[channel NAME]` \
             section with `tone = FREQ AMPLITUDE [H2 H3 ...]` (repeatable), `noise = RMS`, \
             `offset = V`, `drift = AMPLITUDE PERIOD_S`, `impulses = PER_SECOND AMPLITUDE`.
@@ -123,6 +126,8 @@ struct StreamCommand: AsyncParsableCommand {
             let summary = try await graph.run(inputs: [input]) { try emitter.emit($0) }
             try writer.finish()
             if !quiet {
+                // As `process` does: a partial trailing sample of raw stdin, a short sound file.
+                for note in live.source.notes { Diagnostics.note(note) }
                 let elapsed = MonotonicClock.seconds() - started
                 var line = "sonde stream: \(summary.records) records, \(summary.samplesPerChannel[0]) samples per channel, "
                 line += "\(live.dropped()) dropped, \(String(format: "%.2f", elapsed)) s"

@@ -172,6 +172,37 @@ import _SondeTestSupport
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
+    // MARK: - Item 6: the smaller ones
+
+    /// `stream --input -` drops a partial trailing sample with a note, as `process` does.
+    @Test(arguments: ["stream", "process"])
+    func partialTrailingSampleOfStandardInputIsNoted(_ command: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bytes = Self.float64Bytes(Array(repeating: 0.25, count: 32)) + Data([1, 2, 3])
+        let arguments = command == "stream" ? ["stream", "--input", "-"] : ["process", "-"]
+        let result = try SondeBinary.run(
+            arguments + ["--rate", "1000", "--sample-type", "f64le", "--window", "16", "--features", "mean"],
+            stdin: bytes, in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("note: stdin: ignored a partial last frame (3 of 8 bytes)"), "\(result.stderr)")
+    }
+
+    /// An invalid email is echoed with its control characters escaped, never raw.
+    @Test(arguments: ["ann\u{1B}[31m@example", "bob\u{9B}2J@x", "eve\u{7}\u{202E}@example"])
+    func invalidEmailIsEchoedWithControlsEscaped(_ email: String) throws {
+        let user = try AccountUser()
+        defer { try? FileManager.default.removeItem(at: user.home.deletingLastPathComponent()) }
+        let result = try user.run(["register", "--email", email, "--password-stdin"], stdin: "correct horse\n")
+        #expect(result.status != 0)
+        #expect(result.stderr.hasPrefix("Error: Invalid email address '"), "\(result.stderr)")
+        let controls = result.stderr.unicodeScalars.filter {
+            $0 != "\n" && [.control, .format].contains($0.properties.generalCategory)
+        }
+        #expect(controls.isEmpty, "raw control characters in: \(result.stderr.debugDescription)")
+        #expect(result.stderr.contains("\\u{"), "\(result.stderr.debugDescription)")
+    }
+
     // MARK: - Item 4: options without bounds
 
     @Test(arguments: [

@@ -95,6 +95,7 @@ final class SoundFileSampleSource: SampleSource {
         guard wanted > 0 else { return 0 }
         let got = Int(sf_readf_double(file, destination, sf_count_t(wanted)))
         if got <= 0 {
+            try checkDecoded()
             finish()
             return 0
         }
@@ -108,6 +109,40 @@ final class SoundFileSampleSource: SampleSource {
         }
         framesDelivered += got
         return got
+    }
+
+    /// At the end of the samples: a file libsndfile could not decode at all is an error,
+    /// not an empty input. A byte-flipped FLAC decodes to no frame while its header
+    /// announces thousands (libsndfile logs the lost sync and returns 0), which looked like
+    /// an input shorter than one window.
+    private func checkDecoded() throws {
+        let code = sf_error(file)
+        if code != 0 {
+            throw SondeError(
+                .invalidInput,
+                "\(name): libsndfile cannot decode its samples after frame \(framesDelivered) "
+                    + "(\(String(cString: sf_strerror(file)))); expected an undamaged WAV, FLAC, AIFF or Ogg file")
+        }
+        // A damaged frame (bad CRC, bad header, unparseable): libsndfile drops it quietly and
+        // goes on. A lost sync alone is also what a file cut short gives (its log reads the
+        // same), so that case keeps the "ends early" note.
+        let damage = logLines().compactMap { line -> Substring? in
+            guard let range = line.firstRange(of: "FLAC__STREAM_DECODER_ERROR_STATUS_") else { return nil }
+            let status = line[range.upperBound...].prefix { $0.isLetter || $0 == "_" }
+            return status == "LOST_SYNC" ? nil : status
+        }
+        if let status = damage.first {
+            throw SondeError(
+                .invalidInput,
+                "\(name): libsndfile cannot decode the frames after frame \(framesDelivered) (FLAC \(status.lowercased())); "
+                    + "expected an undamaged FLAC file")
+        }
+        if framesDelivered == 0, let expectedFrames, expectedFrames > 0 {
+            throw SondeError(
+                .invalidInput,
+                "\(name): libsndfile decodes none of the \(expectedFrames) frames its header announces; expected an "
+                    + "undamaged WAV, FLAC, AIFF or Ogg file")
+        }
     }
 
     private func finish() {
@@ -127,15 +162,20 @@ final class SoundFileSampleSource: SampleSource {
     /// libsndfile shortens a truncated WAV or AIFF data chunk silently, leaving only a
     /// `data : 4000 (should be 2999)` line in its log; that line is the only sign.
     private func headerAnnouncesMoreData() -> Bool {
+        logLines().contains { line in
+            let trimmed = line.drop { $0 == " " }
+            return (trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND")) && trimmed.contains("(should be")
+        }
+    }
+
+    /// libsndfile's log of this file (its only report of decoding trouble), by line.
+    private func logLines() -> [Substring] {
         var log = [CChar](repeating: 0, count: 16_384)
         let length = log.withUnsafeMutableBytes { bytes in
             sf_command(file, Int32(SFC_GET_LOG_INFO), bytes.baseAddress, Int32(bytes.count - 1))
         }
-        guard length > 0 else { return false }
+        guard length > 0 else { return [] }
         let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return text.split(separator: "\n").contains { line in
-            let trimmed = line.drop { $0 == " " }
-            return (trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND")) && trimmed.contains("(should be")
-        }
+        return text.split(separator: "\n")
     }
 }
