@@ -691,7 +691,8 @@ def main() -> int:
                     print("fuzz: %s %s: case %d (%s): %s -> %s" % (mark, category, case.number, case.kind,
                                                                  detail[:200], folder), file=sys.stderr)
             if done % 1000 == 0:
-                print("fuzz: %d/%d runs, %.0f s" % (done, total, time.monotonic() - started), file=sys.stderr)
+                print("fuzz: %d/%d runs, %.0f s: %s" % (done, total, time.monotonic() - started, ", ".join(
+                    "%d %s" % (counts[name], name) for name in CATEGORIES)), file=sys.stderr, flush=True)
 
     elapsed = time.monotonic() - started
     failing = sum(count for name, count in counts.items() if name not in allowed)
