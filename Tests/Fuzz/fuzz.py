@@ -646,6 +646,8 @@ def main() -> int:
     parser.add_argument("--allow", default="", help="comma-separated categories reported without failing")
     parser.add_argument("--no-regressions", action="store_true")
     options = parser.parse_args()
+    # Runs happen in their own folders: a relative path would not find the binary there.
+    options.binary = os.path.abspath(options.binary)
     if not os.access(options.binary, os.X_OK):
         print("fuzz: no executable at %s; build first" % options.binary, file=sys.stderr)
         return 2
