@@ -1,9 +1,9 @@
 # Fresh-machine entry points: `make demo` and `make test` install what is missing first.
-APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config
+APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
-.PHONY: deps commit-header build demo test bench bench-check bench-peers bench-peers-families bench-dataset clean
+.PHONY: deps commit-header build demo test fuzz bench bench-check bench-peers bench-peers-families bench-dataset clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -55,6 +55,18 @@ test: deps
 	python3 Tests/Parquet/check_parquet.py .build/debug/sonde
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
+	# Mutated inputs and options through the debug binary (about a minute): no crash, hang,
+	# partial output or NaN/Inf; the committed crash inputs in Tests/Fuzz/regressions first.
+	python3 Tests/Fuzz/fuzz.py --binary .build/debug/sonde --budget $(FUZZ_TEST_BUDGET)
+
+# The long fuzz run on the release binary: FUZZ_BUDGET inputs (10^5 by default), FUZZ_SEED
+# to vary them. Failing cases are saved to Tests/Fuzz/crashes/ (move one to
+# Tests/Fuzz/regressions/ to keep it as a regression fixture).
+FUZZ_TEST_BUDGET ?= 800
+FUZZ_BUDGET ?= 100000
+FUZZ_SEED ?= 23
+fuzz: build
+	python3 Tests/Fuzz/fuzz.py --binary $(SONDE) --budget $(FUZZ_BUDGET) --seed $(FUZZ_SEED) --timeout 60
 
 # Throughput: the end-to-end figure against the bare FFT loop, then every benchmark group
 # (Benchmarks/ is its own package on ordo-one/benchmark; see Benchmarks/README.md).

@@ -57,7 +57,23 @@ public struct AccountError: Error, CustomStringConvertible, Sendable, Equatable 
     public static let passwordMismatch = AccountError(.passwordMismatch, "The passwords do not match")
 
     public static func invalidEmail(_ email: String) -> AccountError {
-        AccountError(.invalidEmail, "Invalid email address '\(email)': expected a form like name@example.com")
+        AccountError(
+            .invalidEmail, "Invalid email address '\(printable(email))': expected a form like name@example.com")
+    }
+
+    /// `text` with control and format characters escaped (`\u{1B}`), so that an address
+    /// typed with terminal escape sequences is shown, not obeyed, when it is echoed back.
+    static func printable(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator:
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     public static func weakPassword(minimum: Int) -> AccountError {

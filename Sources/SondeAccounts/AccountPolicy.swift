@@ -92,5 +92,14 @@ extension StringProtocol {
 }
 
 extension Character {
-    fileprivate var isASCIIControl: Bool { asciiValue.map { $0 < 32 || $0 == 127 } ?? false }
+    /// ASCII controls, and C1 controls and format characters too (U+009B is a terminal's
+    /// CSI, U+202E reverses the text shown): none belongs in an address.
+    fileprivate var isASCIIControl: Bool {
+        unicodeScalars.contains { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator: return true
+            default: return false
+            }
+        }
+    }
 }

@@ -9,6 +9,13 @@ public protocol AuthenticationService: Sendable {
     /// - Throws: `AccountError` `.missingFields`, `.invalidEmail`, `.weakPassword`, `.emailTaken`.
     func register(email: String, password: String) async throws -> Account
 
+    /// Creates an account without telling whether the address already had one (`sonde
+    /// register`): the same return either way, and a message to the address: a welcome,
+    /// or "you already have an account" (as `requestPasswordReset` answers alike). No
+    /// session starts; the user logs in next.
+    /// - Throws: `AccountError` `.missingFields`, `.invalidEmail`, `.weakPassword` (form only).
+    func signUp(email: String, password: String) async throws
+
     /// - Throws: `AccountError` `.missingFields`, `.invalidCredentials` (unknown email and
     ///   wrong password alike), `.locked`.
     func login(email: String, password: String) async throws -> Account

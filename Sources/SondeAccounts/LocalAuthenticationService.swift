@@ -7,15 +7,20 @@ public struct LocalAuthenticationService: AuthenticationService {
     let mailer: any PasswordResetMailer
     let hasher: PasswordHasher
     let policy: AccountPolicy
+    /// Where this client's logins come from (`LoginSource.current`): failed logins lock an
+    /// email for this source only.
+    let source: String
     let now: @Sendable () -> Double
 
     /// - Parameters:
+    ///   - source: where logins come from, the key of failed-login locks with the email.
     ///   - now: seconds since 1970 (tests move it to expire sessions and end locks).
     public init(
         store: any UserSessionStore, credentials: any SessionCredentialStore, mailer: any PasswordResetMailer,
         hasher: PasswordHasher = PasswordHasher(), policy: AccountPolicy = AccountPolicy(),
-        now: @escaping @Sendable () -> Double = WallClock.now
+        source: String = LoginSource.current, now: @escaping @Sendable () -> Double = WallClock.now
     ) {
+        self.source = source
         self.store = store
         self.credentials = credentials
         self.mailer = mailer
@@ -40,7 +45,7 @@ public struct LocalAuthenticationService: AuthenticationService {
     public func login(email: String, password: String) async throws -> Account {
         let email = AccountPolicy.normalize(email: email)
         guard !email.isEmpty, !password.isEmpty else { throw AccountError.missingFields }
-        if let failures = try await store.loginFailures(email: email),
+        if let failures = try await store.loginFailures(email: email, source: source),
             let remaining = policy.lockRemaining(failures, now: now())
         {
             // Not even looked at: a locked account cannot be brute-forced.
@@ -50,18 +55,37 @@ public struct LocalAuthenticationService: AuthenticationService {
         // An unknown email costs one hash too, so timing does not tell which emails exist.
         let matches = try await hasher.verify(password, against: stored?.passwordHash ?? dummyHash())
         guard let stored, matches else {
-            let failures = try await store.recordLoginFailure(email: email, at: now())
+            let failures = try await store.recordLoginFailure(email: email, source: source, at: now())
             if let remaining = policy.lockRemaining(failures, now: now()) {
                 throw AccountError.locked(failures: failures.count, retryAfter: remaining)
             }
             throw AccountError.invalidCredentials
         }
-        try await store.clearLoginFailures(email: email)
+        try await store.clearLoginFailures(email: email, source: source)
         if hasher.needsRehash(stored.passwordHash) {
             try await store.updatePasswordHash(user: stored.account.id, passwordHash: hasher.hash(password))
         }
         try await startSession(for: stored.account)
         return stored.account
+    }
+
+    public func signUp(email: String, password: String) async throws {
+        let email = AccountPolicy.normalize(email: email)
+        guard !email.isEmpty, !password.isEmpty else { throw AccountError.missingFields }
+        guard AccountPolicy.isValid(email: email) else { throw AccountError.invalidEmail(email) }
+        try policy.checkNewPassword(password)
+        // Hashed either way, so the time taken does not tell a new address from a known one.
+        let hash = try await hasher.hash(password)
+        if try await store.user(email: email) == nil {
+            do {
+                _ = try await store.createUser(email: email, passwordHash: hash, createdAt: now())
+                try await mailer.sendAccountNotice(.welcome, to: email)
+                return
+            } catch let error as AccountError where error.code == .emailTaken {
+                // A concurrent registration won the address: answered like any known one.
+            }
+        }
+        try await mailer.sendAccountNotice(.alreadyRegistered, to: email)
     }
 
     public func logout() async throws {
@@ -109,7 +133,8 @@ public struct LocalAuthenticationService: AuthenticationService {
                 tokenHash: tokenHash, passwordHash: hash, now: now(), keepingSession: keep
             )
         else { throw AccountError.invalidResetToken }
-        try await store.clearLoginFailures(email: account.email)
+        // The owner proved it: every source's lock on the email ends.
+        try await store.clearLoginFailures(email: account.email, source: nil)
         return account
     }
 

@@ -56,26 +56,11 @@ public enum PrivateFiles {
         }
     }
 
-    /// The file's contents, or nil if it does not exist.
-    public static func read(_ path: String) throws -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw error("cannot read '\(path)'")
-        }
-        defer { close(fd) }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw error("cannot read '\(path)'")
-            }
-            if count == 0 { break }
-            contents += chunk[0..<count]
-        }
-        return String(decoding: contents, as: UTF8.self)
+    /// The file's contents, or nil if it does not exist: a regular file of at most
+    /// `limit` bytes (`SmallFile`), so a symlink to `/dev/zero` or a FIFO in its place is
+    /// an error instead of an endless read or a hang.
+    public static func read(_ path: String, limit: Int = 4096, what: String = "session file") throws -> String? {
+        try SmallFile.read(path, limit: limit, what: what).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Deletes `path`; a missing file is not an error.

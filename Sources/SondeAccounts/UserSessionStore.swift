@@ -27,10 +27,13 @@ public protocol UserSessionStore: Sendable {
         tokenHash: [UInt8], passwordHash: String, now: Double, keepingSession: [UInt8]?
     ) async throws -> Account?
 
-    func loginFailures(email: String) async throws -> LoginFailures?
+    /// Failed logins for `email` from `source` (`LoginSource`): a lock is per email and
+    /// source, so failures from elsewhere never lock the owner out.
+    func loginFailures(email: String, source: String) async throws -> LoginFailures?
     /// Adds one failure atomically (two processes failing at once count two).
-    func recordLoginFailure(email: String, at time: Double) async throws -> LoginFailures
-    func clearLoginFailures(email: String) async throws
+    func recordLoginFailure(email: String, source: String, at time: Double) async throws -> LoginFailures
+    /// Forgets the failures of `email` from `source`, or from every source when nil.
+    func clearLoginFailures(email: String, source: String?) async throws
 }
 
 /// An account with its encoded password hash, as only the authentication service sees it.

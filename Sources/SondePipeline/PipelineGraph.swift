@@ -290,7 +290,8 @@ public final class PipelineGraph: Sendable {
         times.add(.measure, MonotonicClock.now() &- started)
         item.buffers.samples.recycle(item.samples)
         var measured = MeasuredFrames(values: consume values)
-        if let encoder = item.encoder {
+        measured.failure = FiniteValues.firstFailure(in: measured.values, of: item)
+        if let encoder = item.encoder, measured.failure == nil {
             let encodeStarted = MonotonicClock.now()
             measured.bytes = item.buffers.bytes.take()
             measured.ends = item.buffers.ends.take()
@@ -333,6 +334,7 @@ public final class PipelineGraph: Sendable {
                 perChannel.removeAll(keepingCapacity: true)
                 for result in ticket.results {
                     guard let values = await result.value() else { return records }
+                    if let failure = values.failure { throw failure }
                     perChannel.append(values)
                 }
                 let results = ticket.results
@@ -547,6 +549,8 @@ struct MeasuredFrames: Sendable {
     var values: [Double]
     var bytes: [UInt8] = []
     var ends: [Int] = []
+    /// A value that is not finite (`FiniteValues`): the exporter throws it, which stops the run.
+    var failure: SondeError?
 
     mutating func encode(_ item: WorkItem, with encoder: any RecordEncoder) {
         let columns = item.configuration.columnCount

@@ -60,6 +60,23 @@ extension SQLiteDatabase {
                     """
             )
         }
+        migrator.registerMigration("v2: failed logins per email and source") { db in
+            // A lock per email alone let anyone lock the owner out with five wrong passwords.
+            try db.execute(
+                sql: """
+                    CREATE TABLE login_failures_by_source (
+                        email TEXT NOT NULL,                 -- known or not: locks say nothing
+                        source TEXT NOT NULL,                -- LoginSource: OS user and host
+                        failures INTEGER NOT NULL,
+                        last_failure_at REAL NOT NULL,
+                        PRIMARY KEY (email, source)
+                    );
+                    INSERT INTO login_failures_by_source SELECT email, '', failures, last_failure_at FROM login_failures;
+                    DROP TABLE login_failures;
+                    ALTER TABLE login_failures_by_source RENAME TO login_failures;
+                    """
+            )
+        }
         return migrator
     }()
 }

@@ -121,33 +121,39 @@ public struct SQLiteUserSessionStore: UserSessionStore {
         }
     }
 
-    public func loginFailures(email: String) async throws -> LoginFailures? {
+    public func loginFailures(email: String, source: String) async throws -> LoginFailures? {
         try await database.read("read failed logins") { db in
             try Row.fetchOne(
-                db, sql: "SELECT failures, last_failure_at FROM login_failures WHERE email = ?", arguments: [email]
+                db, sql: "SELECT failures, last_failure_at FROM login_failures WHERE email = ? AND source = ?",
+                arguments: [email, source]
             )
             .map { LoginFailures(count: $0["failures"], lastFailureAt: $0["last_failure_at"]) }
         }
     }
 
-    public func recordLoginFailure(email: String, at time: Double) async throws -> LoginFailures {
+    public func recordLoginFailure(email: String, source: String, at time: Double) async throws -> LoginFailures {
         try await database.write("count a failed login") { db in
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    INSERT INTO login_failures (email, failures, last_failure_at) VALUES (?, 1, ?)
-                    ON CONFLICT (email) DO UPDATE SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+                    INSERT INTO login_failures (email, source, failures, last_failure_at) VALUES (?, ?, 1, ?)
+                    ON CONFLICT (email, source) DO UPDATE
+                        SET failures = failures + 1, last_failure_at = excluded.last_failure_at
                     RETURNING failures, last_failure_at
                     """,
-                arguments: [email, time]
+                arguments: [email, source, time]
             )
             return LoginFailures(count: row?["failures"] ?? 1, lastFailureAt: row?["last_failure_at"] ?? time)
         }
     }
 
-    public func clearLoginFailures(email: String) async throws {
+    public func clearLoginFailures(email: String, source: String?) async throws {
         try await database.write("clear failed logins") { db in
-            try db.execute(sql: "DELETE FROM login_failures WHERE email = ?", arguments: [email])
+            if let source {
+                try db.execute(sql: "DELETE FROM login_failures WHERE email = ? AND source = ?", arguments: [email, source])
+            } else {
+                try db.execute(sql: "DELETE FROM login_failures WHERE email = ?", arguments: [email])
+            }
         }
     }
 }

@@ -36,10 +36,10 @@ struct BenchCommand: AsyncParsableCommand {
     @OptionGroup(title: "Device") var device: DeviceOptions
     @OptionGroup(title: "Input") var input: InputOptions
 
-    @Option(help: ArgumentHelp("Seconds of signal to push through (at the device rate).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of signal to push through (at the device rate), at most 1e6.", valueName: "S"))
     var seconds: Double = 600
 
-    @Option(help: ArgumentHelp("Feature workers (default: the number of cores).", valueName: "J"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Feature workers, 1 to 256 (default: the number of cores).", valueName: "J"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(help: "Run only the bare FFT loop (window + r2c + magnitude).")
@@ -52,8 +52,10 @@ struct BenchCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard seconds > 0 else { throw ValidationError("--seconds \(seconds): expected more than 0") }
-        guard jobs >= 1 else { throw ValidationError("--jobs \(jobs): expected at least 1") }
+        guard seconds > 0, OptionRanges.benchSeconds.contains(seconds) else {
+            throw ValidationError("--seconds \(seconds): expected more than 0 and at most 1e6")
+        }
+        try OptionRanges.check(jobs: jobs)
         guard !(fftOnly && versusFft) else { throw ValidationError("--fft-only and --versus-fft: pick one") }
     }
 
@@ -64,7 +66,7 @@ struct BenchCommand: AsyncParsableCommand {
                 ?? (Self.benchProfile(rate: input.rate ?? 51200, channels: input.channels ?? 2), "bench")
             let deviceProfile = try DeviceProfile.parse(profile.text, source: profile.source)
             try settings.validate(sampleRate: deviceProfile.sampleRate)
-            let frames = Int(seconds * deviceProfile.sampleRate)
+            let frames = OptionRanges.frameCount(seconds: seconds, rate: deviceProfile.sampleRate)
             var report: [(String, BenchValue)] = [
                 ("rate_hz", .number(deviceProfile.sampleRate)), ("channels", .integer(deviceProfile.channels.count)),
                 ("window", .integer(settings.frameLength)), ("hop", .integer(settings.hop)), ("jobs", .integer(jobs)),

@@ -32,20 +32,18 @@ struct MeasureCommand: ServiceCommand {
 
     @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
-    @Option(help: ArgumentHelp("How long to measure: 10s, 500ms, 2m or seconds.", valueName: "D"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to measure: 10s, 500ms, 2m or seconds (at most 1e9 s).", valueName: "D"))
     var duration: String = "10s"
 
     @Option(help: "A note saved with the measurement.")
     var comment: String = ""
 
-    @Option(help: ArgumentHelp("Feature workers (default: the number of cores).", valueName: "J"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Feature workers, 1 to 256 (default: the number of cores).", valueName: "J"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
-        guard StreamCommand.seconds(duration) != nil else {
-            throw ValidationError("--duration \(duration): expected a length like 10s, 500ms, 2m or 1.5")
-        }
-        guard jobs >= 1 else { throw ValidationError("--jobs \(jobs): expected at least 1") }
+        try OptionRanges.check(duration: duration)
+        try OptionRanges.check(jobs: jobs)
     }
 
     func run(with services: Services) async throws {
@@ -60,7 +58,7 @@ struct MeasureCommand: ServiceCommand {
         let columns = try settings.valueColumns(sampleRate: rate)
         let seconds = StreamCommand.seconds(duration) ?? 10
         let source = LimitedSource(
-            base: LiveClockSource(base: device, policy: .dropOldest), frames: Int((seconds * rate).rounded())
+            base: LiveClockSource(base: device, policy: .dropOldest), frames: OptionRanges.frameCount(seconds: seconds, rate: rate)
         )
         let started = Date().timeIntervalSince1970
         let graph = PipelineGraph(

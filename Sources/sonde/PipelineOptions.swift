@@ -74,29 +74,53 @@ struct PipelineOptions: ParsableArguments {
 }
 
 /// How to read inputs whose files do not say (raw samples, header-less CSV).
+/// `parsing: .unconditional` on numeric options: argument-parser would otherwise read a
+/// negative value (`--rate -5`) as an option named `-5` and answer "Missing value".
 struct InputOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Sample rate in Hz; overrides any rate in the file.", valueName: "R"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Sample rate in Hz, 1e-9 to 1e12; overrides any rate in the file.",
+            discussion: """
+                Samples may reach a magnitude of 1e100: a larger CSV cell, f64 or sound-file \
+                sample is an error naming its line and column or its index (its spectrum would \
+                overflow). With output to standard output, records are written as they are \
+                computed, so an error found late in an input comes after the records before it; \
+                with -o nothing is published unless the run succeeds.
+                """,
+            valueName: "R"))
     var rate: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Channels interleaved in a raw input (default 1).", valueName: "C"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Channels interleaved in a raw input, 1 to 1024 (default 1).", valueName: "C"))
     var channels: Int?
 
     @Option(name: .long, help: ArgumentHelp("Read inputs as raw interleaved samples of this type.", valueName: "T"))
     var sampleType: SampleFormat?
+
+    func validate() throws {
+        try OptionRanges.check(rate: rate)
+        try OptionRanges.check(channels: channels)
+    }
 }
 
 
 /// How the streaming engine runs: workers and buffer sizes.
 struct EngineOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Feature workers and files worked on at once (default: the number of cores).", valueName: "J"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Feature workers and files worked on at once, 1 to 256 (default: the number of cores).", valueName: "J"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(name: .long, help: ArgumentHelp("Samples each input's ring buffer holds (rounded up to a power of two).", valueName: "S"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Samples each input's ring buffer holds, 2 to 67108864 (rounded up to a power of two).", valueName: "S"))
     var ringCapacity: Int = 1 << 18
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs \(jobs): expected at least 1") }
-        guard ringCapacity >= 2 else { throw ValidationError("--ring-capacity \(ringCapacity): expected at least 2 samples") }
+        try OptionRanges.check(jobs: jobs)
+        try OptionRanges.check(ringCapacity: ringCapacity)
     }
 
     func graphOptions() -> PipelineGraph.Options {

@@ -107,12 +107,6 @@ struct ProcessCommand: AsyncParsableCommand {
         guard !inputs.isEmpty || filesFrom != nil else {
             throw ValidationError("expected at least one FILE, folder or pattern (or --files-from LIST)")
         }
-        if let channels = input.channels, channels < 1 {
-            throw ValidationError("--channels \(channels): expected at least 1")
-        }
-        if let rate = input.rate, !(rate > 0 && rate.isFinite) {
-            throw ValidationError("--rate \(rate): expected a positive number of Hz")
-        }
         if inputs.filter({ $0 == "-" }).count + (filesFrom == "-" ? 1 : 0) > 1 {
             throw ValidationError("standard input (-) can be read only once")
         }

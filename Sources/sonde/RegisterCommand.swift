@@ -4,11 +4,12 @@ import SondeAccounts
 struct RegisterCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
-        abstract: "Create an account and log in.",
+        abstract: "Create an account (then log in with sonde login).",
         discussion: """
             The password (at least 8 characters) is asked twice on the terminal without \
             echo, or read as one line of standard input with --password-stdin; never give \
-            it on the command line.
+            it on the command line. The answer is the same whether or not the address \
+            already has an account: a message to the address says which it was.
 
             Examples:
               sonde register --email ann@example.com
@@ -31,7 +32,7 @@ struct RegisterCommand: ServiceCommand {
             fromStandardInput: passwordStdin, prompt: "Password (8 characters or more): ",
             confirmation: "Repeat password: "
         )
-        let account = try await services.authentication.register(email: email, password: password)
-        AccountOutput.line("Registered \(account.email); you are logged in.")
+        try await services.authentication.signUp(email: email, password: password)
+        AccountOutput.line("Registered \(email), unless it already had an account: a message went to that address. Log in with sonde login --email \(email)")
     }
 }

@@ -24,6 +24,9 @@ struct StreamCommand: AsyncParsableCommand {
             channel every 0.512 s. When stdout cannot keep up, a live device drops its oldest \
             blocks (counted in the summary); --on-overrun block waits instead.
 
+            Records are written as they are computed: a bad sample late in the input stops \
+            the run with an error after the records before it were written.
+
             Profile files: `name = ...`, `rate = HZ`, then per channel a `[channel NAME]` \
             section with `tone = FREQ AMPLITUDE [H2 H3 ...]` (repeatable), `noise = RMS`, \
             `offset = V`, `drift = AMPLITUDE PERIOD_S`, `impulses = PER_SECOND AMPLITUDE`.
@@ -54,10 +57,10 @@ struct StreamCommand: AsyncParsableCommand {
     @Option(help: "Record format on stdout.")
     var format: StreamFormatOption = .ndjson
 
-    @Option(help: ArgumentHelp("Stop after this much signal: 10s, 500ms, 2m or seconds.", valueName: "D"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this much signal: 10s, 500ms, 2m or seconds (at most 1e9 s).", valueName: "D"))
     var duration: String?
 
-    @Option(help: ArgumentHelp("Stop after K frames per channel.", valueName: "K"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after K frames per channel, 1 to 1e12.", valueName: "K"))
     var frames: Int?
 
     @Option(help: "When stdout is slower than the source: drop-oldest (default for a device) or block (default for files and stdin).")
@@ -69,19 +72,17 @@ struct StreamCommand: AsyncParsableCommand {
     @Flag(help: "Add latency (last sample of a window in → record written) p50/p99 to the summary.")
     var stats = false
 
-    @Option(help: ArgumentHelp("Feature workers (default: the number of cores).", valueName: "J"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Feature workers, 1 to 256 (default: the number of cores).", valueName: "J"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(name: .shortAndLong, help: "No summary on standard error.")
     var quiet = false
 
     func validate() throws {
-        if let frames, frames < 1 { throw ValidationError("--frames \(frames): expected at least 1") }
-        if let duration, StreamCommand.seconds(duration) == nil {
-            throw ValidationError("--duration \(duration): expected a length like 10s, 500ms, 2m or 1.5")
-        }
+        try OptionRanges.check(frames: frames)
+        try OptionRanges.check(duration: duration)
         if realtime && inputPath == nil { throw ValidationError("--realtime replays a recording: add --input FILE") }
-        if jobs < 1 { throw ValidationError("--jobs \(jobs): expected at least 1") }
+        try OptionRanges.check(jobs: jobs)
     }
 
     /// Seconds from `10s`, `500ms`, `2m`, `1h` or a bare number.
@@ -125,6 +126,8 @@ struct StreamCommand: AsyncParsableCommand {
             let summary = try await graph.run(inputs: [input]) { try emitter.emit($0) }
             try writer.finish()
             if !quiet {
+                // As `process` does: a partial trailing sample of raw stdin, a short sound file.
+                for note in live.source.notes { Diagnostics.note(note) }
                 let elapsed = MonotonicClock.seconds() - started
                 var line = "sonde stream: \(summary.records) records, \(summary.samplesPerChannel[0]) samples per channel, "
                 line += "\(live.dropped()) dropped, \(String(format: "%.2f", elapsed)) s"
@@ -174,7 +177,7 @@ struct StreamCommand: AsyncParsableCommand {
         var limit: Int?
         if let frames { limit = (frames - 1) * settings.hop + settings.frameLength }
         if let duration, let seconds = StreamCommand.seconds(duration) {
-            let durationFrames = Int((seconds * base.format.sampleRate).rounded())
+            let durationFrames = OptionRanges.frameCount(seconds: seconds, rate: base.format.sampleRate)
             limit = min(limit ?? durationFrames, durationFrames)
         }
         if let limit { base = LimitedSource(base: base, frames: limit) }

@@ -16,7 +16,8 @@ final class InMemoryUserSessionStore: UserSessionStore {
         var users: [StoredUser] = []
         var sessions: [[UInt8]: Session] = [:]
         var resetTokens: [[UInt8]: ResetToken] = [:]
-        var failures: [String: LoginFailures] = [:]
+        /// By email, then source.
+        var failures: [String: [String: LoginFailures]] = [:]
     }
 
     let state = Mutex(State())
@@ -83,20 +84,27 @@ final class InMemoryUserSessionStore: UserSessionStore {
         }
     }
 
-    func loginFailures(email: String) async throws -> LoginFailures? {
-        state.withLock { $0.failures[email] }
+    func loginFailures(email: String, source: String) async throws -> LoginFailures? {
+        state.withLock { $0.failures[email]?[source] }
     }
 
-    func recordLoginFailure(email: String, at time: Double) async throws -> LoginFailures {
+    func recordLoginFailure(email: String, source: String, at time: Double) async throws -> LoginFailures {
         state.withLock { state in
-            let failures = LoginFailures(count: (state.failures[email]?.count ?? 0) + 1, lastFailureAt: time)
-            state.failures[email] = failures
+            let count = (state.failures[email]?[source]?.count ?? 0) + 1
+            let failures = LoginFailures(count: count, lastFailureAt: time)
+            state.failures[email, default: [:]][source] = failures
             return failures
         }
     }
 
-    func clearLoginFailures(email: String) async throws {
-        _ = state.withLock { $0.failures.removeValue(forKey: email) }
+    func clearLoginFailures(email: String, source: String?) async throws {
+        state.withLock { state in
+            if let source {
+                state.failures[email]?[source] = nil
+            } else {
+                state.failures[email] = nil
+            }
+        }
     }
 
     var sessionCount: Int { state.withLock { $0.sessions.count } }
@@ -121,10 +129,15 @@ final class RecordingMailer: PasswordResetMailer {
         var expiresAt: Double
     }
     let messages = Mutex<[Message]>([])
+    let notices = Mutex<[(AccountNotice, String)]>([])
     func sendPasswordReset(to email: String, token: String, expiresAt: Double) async throws {
         messages.withLock { $0.append(Message(email: email, token: token, expiresAt: expiresAt)) }
     }
+    func sendAccountNotice(_ notice: AccountNotice, to email: String) async throws {
+        notices.withLock { $0.append((notice, email)) }
+    }
     var all: [Message] { messages.withLock { $0 } }
+    var allNotices: [(AccountNotice, String)] { notices.withLock { $0 } }
 }
 
 /// Time that tests move by hand.
@@ -146,17 +159,20 @@ struct AccountHarness {
         let clock = self.clock
         service = LocalAuthenticationService(
             store: store, credentials: credentials, mailer: mailer, hasher: PasswordHasher(parameters: parameters),
-            now: { clock.now }
+            source: Self.source, now: { clock.now }
         )
     }
 
-    /// Another client (its own token) of the same accounts.
-    func secondClient() -> (LocalAuthenticationService, InMemoryCredentials) {
+    /// The login source of `service`.
+    static let source = "uid 1000@laptop"
+
+    /// Another client (its own token) of the same accounts, from `source`.
+    func secondClient(source: String = AccountHarness.source) -> (LocalAuthenticationService, InMemoryCredentials) {
         let credentials = InMemoryCredentials()
         let clock = self.clock
         let service = LocalAuthenticationService(
             store: store, credentials: credentials, mailer: mailer,
-            hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)), now: { clock.now }
+            hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)), source: source, now: { clock.now }
         )
         return (service, credentials)
     }

@@ -97,7 +97,7 @@ import Testing
             #expect(error?.description == "Please fill all fields")
         }
         // Not a failed login: no lock comes of it.
-        #expect(try await harness.store.loginFailures(email: "ann@example.com") == nil)
+        #expect(try await harness.store.loginFailures(email: "ann@example.com", source: AccountHarness.source) == nil)
     }
 
     @Test func fiveFailuresLockTheAccountForAGrowingDelay() async throws {
@@ -133,7 +133,7 @@ import Testing
         harness.clock.advance(121)
         _ = try await harness.service.login(email: "ann@example.com", password: "correct horse")
         // Success starts the count afresh.
-        #expect(try await harness.store.loginFailures(email: "ann@example.com") == nil)
+        #expect(try await harness.store.loginFailures(email: "ann@example.com", source: AccountHarness.source) == nil)
     }
 
     @Test func unknownEmailsLockExactlyLikeKnownOnes() async throws {

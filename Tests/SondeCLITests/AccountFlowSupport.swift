@@ -61,8 +61,10 @@ struct AccountUser {
         return text.split(separator: "\n").first { $0.hasPrefix("Token: ") }.map { String($0.dropFirst(7)) }
     }
 
+    /// Password-reset messages in the outbox (registration notices are `account-*` files).
     func outboxCount() -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: home.path + "/outbox").count) ?? 0
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: home.path + "/outbox")) ?? []
+        return names.filter { $0.hasPrefix("reset-") }.count
     }
 }
 

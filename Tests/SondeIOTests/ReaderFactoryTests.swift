@@ -80,11 +80,14 @@ import Testing
     }
 
     @Test(arguments: [
-        (SampleSourceOptions(sampleRate: 0), "--rate 0.0: expected a positive number of Hz"),
-        (SampleSourceOptions(sampleRate: -5), "--rate -5.0: expected a positive number of Hz"),
-        (SampleSourceOptions(sampleRate: .nan), "--rate nan: expected a positive number of Hz"),
-        (SampleSourceOptions(sampleRate: .infinity), "--rate inf: expected a positive number of Hz"),
-        (SampleSourceOptions(sampleRate: 1, channels: 0), "--channels 0: expected a count from 1 to 65536"),
+        (SampleSourceOptions(sampleRate: 0), "--rate 0: expected a sample rate from 1e-9 to 1e12 Hz"),
+        (SampleSourceOptions(sampleRate: -5), "--rate -5: expected a sample rate from 1e-9 to 1e12 Hz"),
+        (SampleSourceOptions(sampleRate: .nan), "--rate nan: expected a sample rate from 1e-9 to 1e12 Hz"),
+        (SampleSourceOptions(sampleRate: .infinity), "--rate inf: expected a sample rate from 1e-9 to 1e12 Hz"),
+        (SampleSourceOptions(sampleRate: 1e-10), "--rate 1e-10: expected a sample rate from 1e-9 to 1e12 Hz"),
+        (SampleSourceOptions(sampleRate: 2e12), "--rate 2000000000000: expected a sample rate from 1e-9 to 1e12 Hz"),
+        (SampleSourceOptions(sampleRate: 1, channels: 0), "--channels 0: expected a count from 1 to 1024"),
+        (SampleSourceOptions(sampleRate: 1, channels: 1025), "--channels 1025: expected a count from 1 to 1024"),
     ])
     func invalidOptions(_ options: SampleSourceOptions, _ message: String) {
         let error = ReaderTest.error { _ = try SampleSources.open(path: "whatever.f32", options: options) }

@@ -59,11 +59,24 @@ import _SondeTestSupport
     }
 
     @Test func float64IsBitForBit() throws {
-        let values: [Double] = [0.1, -Double.leastNormalMagnitude / 4, .greatestFiniteMagnitude, 42]
+        let values: [Double] = [0.1, -Double.leastNormalMagnitude / 4, SampleLimits.largestMagnitude, -1e100, 42]
         let (source, _) = try open(
             ReaderTest.littleEndianBytes(values.map(\.bitPattern)), named: "a.F64LE",
             options: SampleSourceOptions(sampleRate: 1))
         #expect(try ReaderTest.readAll(source).map(\.bitPattern) == values.map(\.bitPattern))
+    }
+
+    /// Beyond `SampleLimits.largestMagnitude` a sample's spectrum can overflow: refused
+    /// with its index, like a NaN.
+    @Test(arguments: [Double.greatestFiniteMagnitude, -1.0000000000000002e100, 1e160, .infinity])
+    func float64BeyondTheLimitIsRefusedWithItsIndex(_ value: Double) throws {
+        let values: [Double] = [0.5, 0.25, 0.125, value, 1]
+        let (source, _) = try open(
+            ReaderTest.littleEndianBytes(values.map(\.bitPattern)), named: "a.f64",
+            options: SampleSourceOptions(sampleRate: 1, channels: 2))
+        let error = ReaderTest.error { _ = try ReaderTest.readAll(source) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.description.contains("sample 3 (frame 1, channel ch1)") == true, "\(String(describing: error))")
     }
 
     @Test(arguments: [1, 3, 4096])

@@ -131,6 +131,36 @@ import Testing
         #expect(source.notes.first?.contains("the file ends early (its header announces 20000 frames)") == true)
     }
 
+    /// Issue 23: a FLAC whose frames libsndfile cannot decode was 0 records, exit 0 and a
+    /// note; it is an error naming the file.
+    enum Damage: String, CaseIterable, Sendable {
+        /// Every byte after the metadata flipped: no frame decodes (the issue's file).
+        case everyFrame
+        /// A stretch of 400 bytes flipped: a frame's CRC fails.
+        case oneStretch
+    }
+
+    @Test(arguments: Damage.allCases)
+    func byteFlippedFLACIsAnError(damage: Damage) throws {
+        let directory = try ReaderTest.makeDirectory()
+        defer { ReaderTest.remove(directory) }
+        let values = (0..<8000).map { Int16(truncatingIfNeeded: $0 &* 37) }
+        let path = try writeSoundFile(
+            shorts: values, channels: 1, rate: 8000, format: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16), named: "a.flac",
+            in: directory)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let start = 120
+        let end = damage == .everyFrame ? bytes.count : start + 400
+        for index in start..<end { bytes[index] ^= 0xFF }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let error = ReaderTest.error {
+            let source = try SampleSources.open(path: path)
+            _ = try ReaderTest.readAll(source)
+        }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.description.hasPrefix("\(path): libsndfile ") == true, "\(String(describing: error))")
+    }
+
     @Test func notASoundFileSaysWhatLibsndfileSays() throws {
         let directory = try ReaderTest.makeDirectory()
         defer { ReaderTest.remove(directory) }

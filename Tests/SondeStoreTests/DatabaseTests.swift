@@ -7,7 +7,7 @@ import Testing
 @Suite struct DatabaseTests {
     @Test func opensInWALModeWithTheSchemaMigrated() throws {
         let harness = try StoreHarness()
-        #expect(try harness.database.appliedMigrations() == ["v1: accounts and measurements"])
+        #expect(try harness.database.appliedMigrations() == ["v1: accounts and measurements", "v2: failed logins per email and source"])
         let header = try #require(FileManager.default.contents(atPath: harness.database.path))
         // SQLite's header: bytes 18 and 19 (file format read/write versions) are 2 in WAL mode.
         #expect(header.count >= 100 && header[18] == 2 && header[19] == 2)
@@ -16,7 +16,7 @@ import Testing
         #expect(try harness.database.isConsistent())
         // Opening again migrates nothing twice.
         let again = try SQLiteDatabase(path: harness.database.path)
-        #expect(try again.appliedMigrations() == ["v1: accounts and measurements"])
+        #expect(try again.appliedMigrations() == ["v1: accounts and measurements", "v2: failed logins per email and source"])
     }
 
     @Test func anUnwritablePlaceIsAnErrorThatNamesIt() {
@@ -102,13 +102,20 @@ import Testing
         let store = SQLiteUserSessionStore(database: harness.database)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
-                group.addTask { _ = try await store.recordLoginFailure(email: "ann@example.com", at: Double(index)) }
+                group.addTask {
+                    _ = try await store.recordLoginFailure(email: "ann@example.com", source: "a", at: Double(index))
+                }
             }
             try await group.waitForAll()
         }
-        #expect(try await store.loginFailures(email: "ann@example.com")?.count == 20)
-        try await store.clearLoginFailures(email: "ann@example.com")
-        #expect(try await store.loginFailures(email: "ann@example.com") == nil)
+        _ = try await store.recordLoginFailure(email: "ann@example.com", source: "b", at: 0)
+        #expect(try await store.loginFailures(email: "ann@example.com", source: "a")?.count == 20)
+        #expect(try await store.loginFailures(email: "ann@example.com", source: "b")?.count == 1)
+        try await store.clearLoginFailures(email: "ann@example.com", source: "a")
+        #expect(try await store.loginFailures(email: "ann@example.com", source: "a") == nil)
+        #expect(try await store.loginFailures(email: "ann@example.com", source: "b")?.count == 1)
+        try await store.clearLoginFailures(email: "ann@example.com", source: nil)
+        #expect(try await store.loginFailures(email: "ann@example.com", source: "b") == nil)
     }
 
     @Test func racingRegistrationsMakeOneAccount() async throws {

@@ -192,7 +192,8 @@ final class CSVRowParser {
     private func fastCell(
         at position: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, atEndOfInput: Bool
     ) -> Cell? {
-        guard case .number(let value, let stop) = numbers.scan(position) else { return nil }
+        // Beyond the limit goes to the slow path too, which reports it.
+        guard case .number(let value, let stop) = numbers.scan(position), SampleLimits.contains(value) else { return nil }
         let terminator = stop.pointee
         if terminator == Self.comma {
             return Cell(value: value, next: stop + 1, endsRow: false, newlines: 0)
@@ -222,8 +223,13 @@ final class CSVRowParser {
         let content = UnsafePointer(scratch)
         let contentEnd = content + extent.length
         switch numbers.scan(content) {
-        case .number(let value, let stop) where stop == contentEnd:
+        case .number(let value, let stop) where stop == contentEnd && SampleLimits.contains(value):
             return Cell(value: value, next: extent.next, endsRow: extent.endsRow, newlines: extent.newlines)
+        case .number(_, let stop) where stop == contentEnd:
+            throw invalid(
+                line: line, column: column + 1,
+                "found \(describeContent(length: extent.length)); expected a number of magnitude at most 1e100 "
+                    + "(larger samples would overflow the features)")
         case .outOfRange(let stop) where stop == contentEnd:
             throw invalid(
                 line: line, column: column + 1,

@@ -118,6 +118,12 @@ final class CSVSampleSource: SampleSource {
             line = firstRowLine
         }
 
+        if channelNames.count > SampleSourceOptions.maximumChannels {
+            throw SondeError(
+                .invalidInput,
+                "\(channelNames.count) channel columns; expected at most \(SampleSourceOptions.maximumChannels)",
+                at: SourceLocation(file: name, line: firstRowLine))
+        }
         if let channels = options.channels, channels != channelNames.count {
             throw SondeError(
                 .invalidArgument,
@@ -274,6 +280,12 @@ final class CSVSampleSource: SampleSource {
                 .invalidInput,
                 "\(input.name): the time column does not increase (median step \(step) s); expected times in "
                     + "seconds that increase, or pass --rate HZ")
+        }
+        guard SampleLimits.rates.contains(rate) else {
+            throw SondeError(
+                .invalidInput,
+                "\(input.name): the time column's median step \(step) s gives a rate of \(rate.compactDescription) Hz; "
+                    + "expected \(SampleLimits.ratesText) (or pass --rate HZ)")
         }
         try input.rewind(toFileOffset: dataOffset)
         line = dataLine

@@ -5,7 +5,8 @@ import SondeCore
 /// Integers become Doubles scaled by exactly 2^-15 (i16) or 2^-31 (i32), so -32768 reads
 /// as -1.0; f32 is widened, which is exact. A file whose size is not a whole number of
 /// frames delivers its complete frames and says so in `notes`. Non-finite float samples
-/// (NaN, infinity) are rejected: they would poison every filter state after them.
+/// (NaN, infinity) are rejected: they would poison every filter state after them; so are
+/// f64 samples beyond `SampleLimits.largestMagnitude`, whose features could overflow.
 final class RawSampleSource: SampleSource {
     let format: StreamFormat
     private(set) var notes: [String] = []
@@ -83,7 +84,7 @@ final class RawSampleSource: SampleSource {
             for index in 0..<count {
                 let bits = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self))
                 let value = Double(bitPattern: bits)
-                allFinite = allFinite && value.isFinite
+                allFinite = allFinite && SampleLimits.contains(value)
                 destination[index] = value
             }
             if !allFinite { try rejectNonFinite(in: destination, count: count) }
@@ -123,13 +124,15 @@ final class RawSampleSource: SampleSource {
     }
 
     private func rejectNonFinite(in samples: UnsafeMutablePointer<Double>, count: Int) throws {
-        for index in 0..<count where !samples[index].isFinite {
+        for index in 0..<count where !SampleLimits.contains(samples[index]) {
             let sample = samplesDelivered + index
             let channels = format.channelCount
+            let expected = samples[index].isFinite
+                ? "a magnitude of at most 1e100 (larger samples would overflow the features)" : "a finite number"
             throw SondeError(
                 .invalidInput,
                 "\(input.name): sample \(sample) (frame \(sample / channels), channel ch\(sample % channels)) is "
-                    + "\(samples[index]); expected a finite number")
+                    + "\(samples[index]); expected \(expected)")
         }
     }
 }

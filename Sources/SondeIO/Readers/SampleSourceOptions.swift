@@ -6,7 +6,7 @@ public import SondeCore
 /// supply it (a raw file has no rate) is rejected when it is opened.
 public struct SampleSourceOptions: Sendable, Equatable {
     /// Sample rate in Hz (`--rate`); overrides the rate of a WAV header or a CSV time column.
-    /// Must be finite and > 0.
+    /// Must be within `SampleLimits.rates`.
     public var sampleRate: Double?
 
     /// Interleaved channels of a raw input (`--channels`, default 1). For CSV and audio
@@ -27,8 +27,10 @@ public struct SampleSourceOptions: Sendable, Equatable {
 extension SampleSourceOptions {
     /// Rejects values no reader can use, naming the option.
     func validate() throws {
-        if let sampleRate, !(sampleRate > 0 && sampleRate.isFinite) {
-            throw SondeError(.invalidArgument, "--rate \(sampleRate): expected a positive number of Hz")
+        if let sampleRate, !SampleLimits.rates.contains(sampleRate) {
+            throw SondeError(
+                .invalidArgument,
+                "--rate \(sampleRate.compactDescription): expected a sample rate from \(SampleLimits.ratesText)")
         }
         if let channels, !(1...Self.maximumChannels).contains(channels) {
             throw SondeError(
@@ -36,6 +38,8 @@ extension SampleSourceOptions {
         }
     }
 
-    /// More channels than any real recording has; a larger count is a typo.
-    static let maximumChannels = 65_536
+    /// libsndfile's limit (`SF_MAX_CHANNELS`), and more than any real recording has; each
+    /// channel costs buffers sized by the read block (65,536 frames), so 65,536 channels
+    /// would ask for 32 GiB.
+    static let maximumChannels = 1024
 }

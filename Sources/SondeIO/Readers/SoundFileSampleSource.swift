@@ -53,6 +53,13 @@ final class SoundFileSampleSource: SampleSource {
                 "\(input.name): the header says \(channels) channels at \(info.samplerate) Hz; expected at least "
                     + "one channel and a positive rate (or pass --rate)")
         }
+        if channels > SampleSourceOptions.maximumChannels {
+            sf_close(file)
+            input.closeIfOwned()
+            throw SondeError(
+                .invalidInput,
+                "\(input.name): the header says \(channels) channels; expected at most \(SampleSourceOptions.maximumChannels)")
+        }
         if let wanted = options.channels, wanted != channels {
             sf_close(file)
             input.closeIfOwned()
@@ -64,7 +71,16 @@ final class SoundFileSampleSource: SampleSource {
         format = StreamFormat(
             sampleRate: options.sampleRate ?? Double(info.samplerate),
             channelNames: (0..<channels).map { "ch\($0)" })
-        expectedFrames = info.frames > 0 ? Int(info.frames) : nil
+        expectedFrames = Self.plausibleFrameCount(Int(info.frames), channels: channels)
+    }
+
+    /// The header's frame count, or nil when it means "unknown": a FLAC whose STREAMINFO
+    /// says 0 total samples (as streaming encoders write it) makes libsndfile report
+    /// `SF_COUNT_MAX`, and a progress total of that times the channels overflows.
+    /// Anything beyond 2^40 samples (8 TiB of Doubles) is taken as unknown too.
+    static func plausibleFrameCount(_ frames: Int, channels: Int) -> Int? {
+        guard frames > 0, channels > 0, frames <= (1 << 40) / channels else { return nil }
+        return frames
     }
 
     deinit {
@@ -79,18 +95,54 @@ final class SoundFileSampleSource: SampleSource {
         guard wanted > 0 else { return 0 }
         let got = Int(sf_readf_double(file, destination, sf_count_t(wanted)))
         if got <= 0 {
+            try checkDecoded()
             finish()
             return 0
         }
-        for index in 0..<got * channels where !destination[index].isFinite {
+        for index in 0..<got * channels where !SampleLimits.contains(destination[index]) {
             let frame = framesDelivered + index / channels
+            let expected = destination[index].isFinite
+                ? "a magnitude of at most 1e100 (larger samples would overflow the features)" : "a finite number"
             throw SondeError(
                 .invalidInput,
-                "\(name): frame \(frame), channel ch\(index % channels) is \(destination[index]); expected a "
-                    + "finite number")
+                "\(name): frame \(frame), channel ch\(index % channels) is \(destination[index]); expected \(expected)")
         }
         framesDelivered += got
         return got
+    }
+
+    /// At the end of the samples: a file libsndfile could not decode at all is an error,
+    /// not an empty input. A byte-flipped FLAC decodes to no frame while its header
+    /// announces thousands (libsndfile logs the lost sync and returns 0), which looked like
+    /// an input shorter than one window.
+    private func checkDecoded() throws {
+        let code = sf_error(file)
+        if code != 0 {
+            throw SondeError(
+                .invalidInput,
+                "\(name): libsndfile cannot decode its samples after frame \(framesDelivered) "
+                    + "(\(String(cString: sf_strerror(file)))); expected an undamaged WAV, FLAC, AIFF or Ogg file")
+        }
+        // A damaged frame (bad CRC, bad header, unparseable): libsndfile drops it quietly and
+        // goes on. A lost sync alone is also what a file cut short gives (its log reads the
+        // same), so that case keeps the "ends early" note.
+        let damage = logLines(containing: "FLAC__STREAM_DECODER_ERROR_STATUS_").compactMap { line -> Substring? in
+            guard let range = line.firstRange(of: "FLAC__STREAM_DECODER_ERROR_STATUS_") else { return nil }
+            let status = line[range.upperBound...].prefix { $0.isLetter || $0 == "_" }
+            return status == "LOST_SYNC" ? nil : status
+        }
+        if let status = damage.first {
+            throw SondeError(
+                .invalidInput,
+                "\(name): libsndfile cannot decode the frames after frame \(framesDelivered) (FLAC \(status.lowercased())); "
+                    + "expected an undamaged FLAC file")
+        }
+        if framesDelivered == 0, let expectedFrames, expectedFrames > 0 {
+            throw SondeError(
+                .invalidInput,
+                "\(name): libsndfile decodes none of the \(expectedFrames) frames its header announces; expected an "
+                    + "undamaged WAV, FLAC, AIFF or Ogg file")
+        }
     }
 
     private func finish() {
@@ -110,23 +162,28 @@ final class SoundFileSampleSource: SampleSource {
     /// libsndfile shortens a truncated WAV or AIFF data chunk silently, leaving only a
     /// `data : 4000 (should be 2999)` line in its log; that line is the only sign.
     private func headerAnnouncesMoreData() -> Bool {
-        // On the stack and searched as bytes first: a 16 KiB array and a String per input
-        // were 3% of a run over 2,000 short clips (perf).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16_384) { log in
-            guard let base = log.baseAddress else { return false }
+        logLines(containing: "(should be").contains { line in
+            let trimmed = line.drop { $0 == " " }
+            return (trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND")) && trimmed.contains("(should be")
+        }
+    }
+
+    /// The lines of libsndfile's log of this file (its only report of decoding trouble),
+    /// when the log holds `marker` at all; read on the stack and searched as bytes first,
+    /// since a 16 KiB array and a String per input were 3% of a run over 2,000 short clips
+    /// (perf), and almost every log holds no marker.
+    private func logLines(containing marker: String) -> [Substring] {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16_384) { log -> [Substring] in
+            guard let base = log.baseAddress else { return [] }
             base.initialize(to: 0)
             (base + log.count - 1).initialize(to: 0)
             sf_command(file, Int32(SFC_GET_LOG_INFO), base, Int32(log.count - 1))
             let text = UnsafeBufferPointer(start: base, count: log.count).prefix { $0 != 0 }
-            let marker = Array("(should be".utf8)
-            let found = text.indices.contains { start in
-                text[start] == marker[0] && text[start...].starts(with: marker)
-            }
-            guard found else { return false }
-            return String(decoding: text, as: UTF8.self).split(separator: "\n").contains { line in
-                let trimmed = line.drop { $0 == " " }
-                return (trimmed.hasPrefix("data") || trimmed.hasPrefix("SSND")) && trimmed.contains("(should be")
-            }
+            let pattern = Array(marker.utf8)
+            guard let first = pattern.first,
+                text.indices.contains(where: { text[$0] == first && text[$0...].starts(with: pattern) })
+            else { return [] }
+            return String(decoding: text, as: UTF8.self).split(separator: "\n")
         }
     }
 }

@@ -57,7 +57,8 @@ public struct FileDeviceConnection: DeviceConnectionService {
     }
 
     public func current() throws -> PairedDevice? {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let bytes = try SmallFile.read(file.path, limit: 1 << 20, what: "pairing file") else { return nil }
+        let data = Data(bytes)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {

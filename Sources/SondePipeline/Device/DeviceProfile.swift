@@ -45,6 +45,17 @@ public struct DeviceProfile: Sendable, Equatable {
         public init(name: String) {
             self.name = name
         }
+
+        /// The largest magnitude the channel's samples can reach: every amplitude at its
+        /// peak at once, and the noise at its ±6σ cut (`Xoshiro256StarStar.nextGaussian`).
+        public var peakMagnitude: Double {
+            var peak = abs(offset) + abs(driftAmplitude) + 6 * abs(noise) + abs(impulseAmplitude)
+            for tone in tones {
+                peak += abs(tone.amplitude)
+                for harmonic in tone.harmonics { peak += abs(harmonic) }
+            }
+            return peak
+        }
     }
 
     public var name: String
@@ -54,6 +65,31 @@ public struct DeviceProfile: Sendable, Equatable {
 
     public static let rateRange = 1.0...1_000_000.0
 
+    /// The largest sample a channel may reach, just under a 32-bit float's 3.4028e38:
+    /// beyond it the ADC rounding gives infinity, which no feature can measure.
+    public static let largestSample = 3.4e38
+    /// Tone frequencies in Hz: above 0 and at most 1e9 (the phase `f·n/rate` stays finite).
+    public static let frequencyRange = 1e-300...1e9
+    /// Drift periods in seconds: at least 1e-6 (the phase `n/(rate·period)` stays finite).
+    public static let smallestDriftPeriod = 1e-6
+
+    /// Why `value` cannot be an amplitude (tone, harmonic, offset, drift, impulse, noise
+    /// RMS counted at 6σ), or nil when it can.
+    public static func amplitudeProblem(_ value: Double, isNoise: Bool = false) -> String? {
+        let peak = isNoise ? 6 * abs(value) : abs(value)
+        guard value.isFinite, peak <= largestSample else {
+            return isNoise
+                ? "noise RMS \(value) reaches \(peak) at 6σ, beyond a 32-bit sample's range (±3.4e38)"
+                : "\(value) is beyond a 32-bit sample's range (±3.4e38)"
+        }
+        return nil
+    }
+
+    /// Why `value` cannot be a tone frequency, or nil when it can.
+    public static func frequencyProblem(_ value: Double) -> String? {
+        frequencyRange.contains(value) ? nil : "tone frequency \(value) Hz: expected above 0 and at most 1e9 Hz"
+    }
+
     public init(name: String, sampleRate: Double, channels: [Channel]) throws {
         guard Self.rateRange.contains(sampleRate) else {
             throw SondeError(.invalidArgument, "device rate \(sampleRate.compactDescription) Hz: expected 1 to 1000000 Hz")
@@ -62,8 +98,20 @@ public struct DeviceProfile: Sendable, Equatable {
             throw SondeError(.invalidArgument, "device profile '\(name)' has no channels; add a [channel NAME] section")
         }
         for channel in channels {
-            for tone in channel.tones where !(tone.frequency > 0) {
-                throw SondeError(.invalidArgument, "channel \(channel.name): tone frequency \(tone.frequency) Hz must be above 0")
+            for tone in channel.tones {
+                if let problem = Self.frequencyProblem(tone.frequency) {
+                    throw SondeError(.invalidArgument, "channel \(channel.name): \(problem)")
+                }
+            }
+            guard channel.peakMagnitude <= Self.largestSample else {
+                throw SondeError(
+                    .invalidArgument,
+                    "channel \(channel.name): its settings add up to peaks of \(channel.peakMagnitude), beyond a 32-bit "
+                        + "sample's range (±3.4e38); expected smaller amplitudes")
+            }
+            guard !(channel.driftAmplitude != 0 && channel.driftPeriod < Self.smallestDriftPeriod) else {
+                throw SondeError(
+                    .invalidArgument, "channel \(channel.name): drift period \(channel.driftPeriod) s: expected at least 1e-6 s")
             }
         }
         self.name = name
@@ -79,6 +127,7 @@ public struct DeviceProfile: Sendable, Equatable {
         if let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) }
         var rate: Double?
         var channels: [Channel] = []
+        var sectionLines: [Int] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let location = SourceLocation(file: source, line: index + 1)
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
@@ -90,6 +139,7 @@ public struct DeviceProfile: Sendable, Equatable {
                 }
                 let channelName = line.dropFirst("[channel ".count).dropLast().trimmingCharacters(in: .whitespaces)
                 channels.append(Channel(name: channelName.isEmpty ? "ch\(channels.count)" : channelName))
+                sectionLines.append(index + 1)
                 continue
             }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -105,6 +155,15 @@ public struct DeviceProfile: Sendable, Equatable {
                 }
                 return numbers
             }
+            /// `numbers`, each checked as an amplitude (noise: as an RMS).
+            func amplitudes(_ values: [Double], isNoise: Bool = false) throws -> [Double] {
+                for value in values {
+                    if let problem = amplitudeProblem(value, isNoise: isNoise) {
+                        throw SondeError(.invalidInput, "\(key): \(problem)", at: location)
+                    }
+                }
+                return values
+            }
             if channels.isEmpty {
                 switch key {
                 case "name": name = value
@@ -117,17 +176,25 @@ public struct DeviceProfile: Sendable, Equatable {
             switch key {
             case "tone":
                 let n = try numbers(2...32)
+                if let problem = frequencyProblem(n[0]) {
+                    throw SondeError(.invalidInput, "tone: \(problem)", at: location)
+                }
+                _ = try amplitudes(Array(n.dropFirst()))
                 channels[last].tones.append(Tone(frequency: n[0], amplitude: n[1], harmonics: Array(n.dropFirst(2))))
-            case "noise": channels[last].noise = try numbers(1...1)[0]
-            case "offset": channels[last].offset = try numbers(1...1)[0]
+            case "noise": channels[last].noise = try amplitudes(numbers(1...1), isNoise: true)[0]
+            case "offset": channels[last].offset = try amplitudes(numbers(1...1))[0]
             case "drift":
                 let n = try numbers(2...2)
-                guard n[1] > 0 else { throw SondeError(.invalidInput, "drift: period must be above 0 s", at: location) }
+                _ = try amplitudes([n[0]])
+                guard n[1] >= smallestDriftPeriod else {
+                    throw SondeError(.invalidInput, "drift: period \(n[1]) s: expected at least 1e-6 s", at: location)
+                }
                 channels[last].driftAmplitude = n[0]
                 channels[last].driftPeriod = n[1]
             case "impulses":
                 let n = try numbers(2...2)
                 guard n[0] >= 0 else { throw SondeError(.invalidInput, "impulses: rate must be 0 or more per second", at: location) }
+                _ = try amplitudes([n[1]])
                 channels[last].impulseRate = n[0]
                 channels[last].impulseAmplitude = n[1]
             default:
@@ -137,14 +204,29 @@ public struct DeviceProfile: Sendable, Equatable {
         guard let rate else {
             throw SondeError(.invalidInput, "no 'rate = HZ' line", at: SourceLocation(file: source))
         }
+        for (channel, line) in zip(channels, sectionLines) where !(channel.peakMagnitude <= largestSample) {
+            throw SondeError(
+                .invalidInput,
+                "channel \(channel.name): its settings add up to peaks of \(channel.peakMagnitude), beyond a 32-bit "
+                    + "sample's range (±3.4e38); expected smaller amplitudes",
+                at: SourceLocation(file: source, line: line))
+        }
         return try DeviceProfile(name: name, sampleRate: rate, channels: channels)
     }
 
     /// Reads and parses a profile file.
     public static func load(path: String) throws -> DeviceProfile {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        return try parse(try text(path: path), source: path)
+    }
+
+    /// Profiles are short: anything beyond 1 MiB, or not a regular file, is refused.
+    public static let largestFile = 1 << 20
+
+    /// The text of the profile file at `path`, read with `SmallFile`'s type and size limit.
+    public static func text(path: String) throws -> String {
+        guard let bytes = try SmallFile.read(path, limit: largestFile, what: "device profile") else {
             throw SondeError(.io, "cannot read device profile '\(path)'; expected a readable text file")
         }
-        return try parse(String(decoding: data, as: UTF8.self), source: path)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
