@@ -78,6 +78,11 @@ final class ChannelProcessor {
     /// Copies this channel's samples out of an interleaved block after the history, unfiltered.
     private func gather(interleaved block: UnsafeBufferPointer<Double>, channel: Int, channelCount: Int) -> UnsafeMutableBufferPointer<Double> {
         let destination = reserve(block.count / channelCount)
+        if channelCount == 1, let start = block.baseAddress, let target = destination.baseAddress {
+            // Mono: one copy (a strided loop here was 7% of a mono run, perf).
+            target.update(from: start, count: destination.count)
+            return destination
+        }
         var source = channel
         for i in 0..<destination.count {
             destination[i] = block[source]

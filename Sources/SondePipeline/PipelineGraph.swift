@@ -33,6 +33,10 @@ public final class PipelineGraph: Sendable {
         /// An input that cannot be opened or read ends as `.failed` at the sink, and the run
         /// goes on with the next; otherwise its error ends the run.
         public var keepGoing: Bool
+        /// Records gathered before a trip to the writing thread: 1 for live output (each
+        /// batch as soon as it is complete), more for files, where one trip per short clip
+        /// was most of the exporter's cost.
+        public var recordsPerWrite: Int
 
         /// When set, workers also encode their records in the output format, in parallel,
         /// and batches carry the bytes (`RecordBatch.encoded`).
@@ -40,8 +44,9 @@ public final class PipelineGraph: Sendable {
 
         public init(
             jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 65_536,
-            keepGoing: Bool = false, encoder: (any RecordEncoder)? = nil
+            keepGoing: Bool = false, recordsPerWrite: Int = 1024, encoder: (any RecordEncoder)? = nil
         ) {
+            self.recordsPerWrite = Swift.max(1, recordsPerWrite)
             self.encoder = encoder
             self.jobs = Swift.max(1, jobs)
             self.ringCapacity = ringCapacity
@@ -313,6 +318,8 @@ public final class PipelineGraph: Sendable {
         let handOver = ExportHandOver(times: stageTimes, sink: sink)
         let writes = BlockingThread(name: "sonde.export") { try handOver.write() }
         defer { writes.shutdown() }
+        // Records handed over since the last trip to the writing thread.
+        var pendingRecords = 0
         while let slot = await opened.next() {
             // An input abandoned at a stop (it was never opened); later ones may have been.
             guard let openedStage = await slot.value() else { continue }
@@ -347,7 +354,11 @@ public final class PipelineGraph: Sendable {
                 // would make the pool copy them). The previous write has returned by now,
                 // so one box serves every batch.
                 handOver.put(.batch(batch, stage))
-                _ = try await writes.run()
+                pendingRecords += batch.recordCount
+                if pendingRecords >= options.recordsPerWrite {
+                    _ = try await writes.run()
+                    pendingRecords = 0
+                }
             }
             if stage.isCancelled { return records }
             records += stageRecords

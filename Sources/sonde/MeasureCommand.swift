@@ -63,7 +63,8 @@ struct MeasureCommand: ServiceCommand {
         let started = Date().timeIntervalSince1970
         let graph = PipelineGraph(
             settings: settings,
-            options: PipelineGraph.Options(jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)))
+            options: PipelineGraph.Options(
+                jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)), recordsPerWrite: 1)
         )
         let interrupts = Interrupts { _ in graph.stop() }
         let collected = CapturedRecords(columns: columns)

@@ -112,8 +112,9 @@ struct StreamCommand: AsyncParsableCommand {
             let layout = RecordLayout(valueColumns: try settings.valueColumns(sampleRate: rate), includesFile: false)
             let writer = try RecordWriters.make(format: format.outputFormat, layout: layout, output: output)
             var options = live.paced
-                ? PipelineGraph.Options(jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)))
-                : PipelineGraph.Options(jobs: jobs, framesPerJob: 8)
+                ? PipelineGraph.Options(
+                    jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)), recordsPerWrite: 1)
+                : PipelineGraph.Options(jobs: jobs, framesPerJob: 8, recordsPerWrite: 1)
             options.encoder = writer.encoder
             let graph = PipelineGraph(settings: settings, options: options)
             let interrupts = Interrupts { _ in graph.stop() }

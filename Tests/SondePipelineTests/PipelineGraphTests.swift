@@ -132,8 +132,9 @@ final class BatchCollector: Sendable {
             usleep(200)
         }
         // Ring 4096 + read block 1024 + framer history and block + (4*jobs work items +
-        // 4*jobs+4 tickets + one in hand) × 4 frames × hop 100.
-        let bound = 4096 + 1024 + 256 + 4096 + (8 + 12 + 1) * 4 * 100
+        // 4*jobs+4 tickets + one in hand) × 4 frames × hop 100, + the records gathered for
+        // one trip to the writing thread (one per frame here) × hop 100.
+        let bound = 4096 + 1024 + 256 + 4096 + (8 + 12 + 1) * 4 * 100 + options.recordsPerWrite * 100
         #expect(maximumLead.withLock { $0 } <= bound)
     }
 

@@ -26,6 +26,8 @@ final class SoundFileSampleSource: SampleSource {
     private let file: OpaquePointer
     private var framesDelivered = 0
     private var finished = false
+    /// 16-bit integer samples (most WAV and FLAC recordings): read as shorts.
+    private let isPCM16: Bool
 
     /// - Throws: `SondeError(.invalidInput)` with libsndfile's reason when it cannot
     ///   decode the file; `.invalidArgument` when `--channels` disagrees with the file.
@@ -68,6 +70,7 @@ final class SoundFileSampleSource: SampleSource {
                 "--channels \(wanted): \(input.name) has \(channels) channel\(channels == 1 ? "" : "s")")
         }
         sf_command(file, Int32(SFC_SET_CLIPPING), nil, Int32(SF_FALSE))
+        isPCM16 = info.format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_PCM_16)
         format = StreamFormat(
             sampleRate: options.sampleRate ?? Double(info.samplerate),
             channelNames: (0..<channels).map { "ch\($0)" })
@@ -93,6 +96,7 @@ final class SoundFileSampleSource: SampleSource {
         let channels = format.channelCount
         let wanted = buffer.count / channels
         guard wanted > 0 else { return 0 }
+        if isPCM16 { return try readPCM16(into: destination, frames: wanted) }
         let got = Int(sf_readf_double(file, destination, sf_count_t(wanted)))
         if got <= 0 {
             try checkDecoded()
@@ -106,6 +110,33 @@ final class SoundFileSampleSource: SampleSource {
             throw SondeError(
                 .invalidInput,
                 "\(name): frame \(frame), channel ch\(index % channels) is \(destination[index]); expected \(expected)")
+        }
+        framesDelivered += got
+        return got
+    }
+
+    /// 16-bit integer samples as shorts, widened here: the same Doubles as `sf_readf_double`
+    /// gives (x / 32768, exact), for a fraction of the cost (libsndfile's conversion was 8%
+    /// of a run over 2,000 short WAV clips, perf), and always within the sample limits.
+    ///
+    /// The shorts are read into the last quarter of the Doubles' own memory and widened
+    /// front to back: Double i covers bytes 8i..<8i+8 and short j sits at 6n + 2j, so each
+    /// write lands on shorts already read (8i + 8 <= 6n + 2i + 2 for every i < n).
+    private func readPCM16(into destination: UnsafeMutablePointer<Double>, frames: Int) throws -> Int {
+        let count = frames * format.channelCount
+        let raw = UnsafeMutableRawPointer(destination)
+        let shorts = (raw + 6 * count).bindMemory(to: Int16.self, capacity: count)
+        let got = Int(sf_readf_short(file, shorts, sf_count_t(frames)))
+        let samples = Swift.max(0, got) * format.channelCount
+        for index in 0..<samples {
+            let value = Double((raw + 6 * count + 2 * index).load(as: Int16.self)) * 0x1p-15
+            raw.storeBytes(of: value, toByteOffset: 8 * index, as: Double.self)
+        }
+        raw.bindMemory(to: Double.self, capacity: count)
+        if got <= 0 {
+            try checkDecoded()
+            finish()
+            return 0
         }
         framesDelivered += got
         return got
