@@ -257,6 +257,8 @@ def check_wall_clock(directory: str) -> None:
     home = os.path.join(directory, "home")
     environment = {**os.environ, "SONDE_HOME": home, "SONDE_SCRYPT_LOG_N": "10"}
     run(["register", "--email", "parquet@example.com", "--password-stdin"], command=[], input=b"correct horse\n", env=environment)
+    # register no longer logs in (it answers alike for a known address).
+    run(["login", "--email", "parquet@example.com", "--password-stdin"], command=[], input=b"correct horse\n", env=environment)
     run(["device", "pair", "--seed", "4"], command=[], env=environment)
     run(["measure", "--duration", "1s", "--features", "rms,kurtosis", "--bands", "0-1000"], command=[], env=environment)
     csv_path = os.path.join(directory, "live.csv")
