@@ -105,6 +105,7 @@ public final class OutputFile {
             // No O_TMPFILE here (some network file systems): a named temporary file.
             let name = target.split(separator: "/").last.map(String.init) ?? target
             let prefix = target.dropLast(name.count)
+            Self.removeLeftovers(matching: "\(prefix).\(name).sonde-tmp-")
             var template = Array("\(prefix).\(name).sonde-tmp-\(getpid())-XXXXXX".utf8CString)
             fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
             guard fd >= 0 else {
@@ -119,6 +120,19 @@ public final class OutputFile {
         fchmod(fd, mode)
         descriptor = fd
         buffer.reserveCapacity(Self.capacity)
+    }
+
+    /// Removes the named temporaries of earlier runs that were killed (their process is
+    /// gone): `PREFIX<pid>-XXXXXX`. Only where there is no `O_TMPFILE`, which leaves none.
+    private static func removeLeftovers(matching prefix: String) {
+        var matches = glob_t()
+        defer { globfree(&matches) }
+        guard glob(prefix + "*", 0, nil, &matches) == 0 else { return }
+        for index in 0..<Int(matches.gl_pathc) {
+            guard let match = matches.gl_pathv[index].map({ String(cString: $0) }) else { continue }
+            let pid = match.dropFirst(prefix.count).prefix { $0.isNumber }
+            if let pid = pid_t(pid), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { unlink(match) }
+        }
     }
 
     /// The process's umask, read once (reading it means setting it, twice per file).
