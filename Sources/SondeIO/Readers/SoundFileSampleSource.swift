@@ -28,6 +28,8 @@ final class SoundFileSampleSource: SampleSource {
     private var finished = false
     /// 16-bit integer samples (most WAV and FLAC recordings): read as shorts.
     private let isPCM16: Bool
+    /// The whole file, for a short one; libsndfile reads it through virtual I/O.
+    private let memory: InMemorySoundFile?
 
     /// - Throws: `SondeError(.invalidInput)` with libsndfile's reason when it cannot
     ///   decode the file; `.invalidArgument` when `--channels` disagrees with the file.
@@ -36,8 +38,11 @@ final class SoundFileSampleSource: SampleSource {
         descriptor = input.descriptor
         ownsDescriptor = input.ownsDescriptor
         var info = SF_INFO()
+        // A short regular file is read whole and decoded from memory.
+        memory = input.isRegularFile ? input.size.flatMap { InMemorySoundFile(descriptor: input.descriptor, size: $0) } : nil
         // sonde closes the descriptor itself, whether or not libsndfile accepts the file.
-        guard let file = sf_open_fd(input.descriptor, Int32(SFM_READ), &info, 0) else {
+        let opened = memory.map { $0.open(info: &info) } ?? sf_open_fd(input.descriptor, Int32(SFM_READ), &info, 0)
+        guard let file = opened else {
             let reason = String(cString: sf_strerror(nil))
             input.closeIfOwned()
             throw SondeError(
