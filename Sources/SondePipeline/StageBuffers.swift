@@ -72,7 +72,8 @@ struct StageSizes: Sendable {
 final class StageBufferPool: Sendable {
     private let sizes: StageSizes
     private let idle = Mutex<[Int: [StageBuffers]]>([:])
-    /// Kept per channel count at most; a run holds at most this many stages at once.
+    /// Kept at most, all channel counts together: a run holds at most this many stages at
+    /// once, and a dataset of many channel counts must not keep a set for each.
     private let limit: Int
 
     init(sizes: StageSizes, limit: Int) {
@@ -88,8 +89,20 @@ final class StageBufferPool: Sendable {
     /// input that used them (reader, framer, workers, writer) touches them any more.
     func recycle(_ buffers: StageBuffers) {
         buffers.ring.reset()
-        idle.withLock { idle in
-            if idle[buffers.channelCount, default: []].count < limit { idle[buffers.channelCount, default: []].append(buffers) }
+        // Freed outside the lock.
+        let evicted = idle.withLock { idle -> StageBuffers? in
+            var evicted: StageBuffers?
+            if idle.values.reduce(0, { $0 + $1.count }) >= limit {
+                // Another channel count's set goes first: the one just used is likelier to come again.
+                let key = idle.first { $0.key != buffers.channelCount && !$0.value.isEmpty }?.key ?? buffers.channelCount
+                evicted = idle[key]?.popLast()
+            }
+            idle[buffers.channelCount, default: []].append(buffers)
+            return evicted
         }
+        _ = evicted
     }
+
+    /// Buffers kept for later inputs, all channel counts together.
+    var idleCount: Int { idle.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 }
