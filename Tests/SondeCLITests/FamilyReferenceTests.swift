@@ -31,21 +31,11 @@ struct FamilyCase: Decodable, CustomTestStringConvertible, Sendable {
     /// with the same columns in the same order.
     @Test(arguments: try FamilyCase.all())
     func processMatchesReference(_ testCase: FamilyCase) throws {
-        let result = try SondeBinary.run(["process"] + testCase.inputs + testCase.args + ["--format", "csv"])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        let got = RecordTable(csv: result.stdout)
-        let want = RecordTable(csv: try String(contentsOf: Fixtures.url(testCase.expected), encoding: .utf8))
-        #expect(got.columns == want.columns)
-        #expect(got.rows.count == want.rows.count)
-        var reported = 0
-        for (index, (gotRow, wantRow)) in zip(got.rows, want.rows).enumerated() {
-            let problems = FeatureTolerance.mismatches(
-                columns: want.columns, got: gotRow, want: wantRow, sampleRate: testCase.fs, frameLength: testCase.window,
+        try expectProcessMatchesReference(inputs: testCase.inputs, arguments: testCase.args, expected: testCase.expected) {
+            columns, got, want in
+            FeatureTolerance.mismatches(
+                columns: columns, got: got, want: want, sampleRate: testCase.fs, frameLength: testCase.window,
                 velocityLow: testCase.velocityLow)
-            if !problems.isEmpty, reported < 5 {
-                reported += 1
-                Issue.record("record \(index) (\(wantRow.prefix(4).joined(separator: ","))): \(problems.prefix(5).joined(separator: "; "))")
-            }
         }
     }
 }

@@ -28,19 +28,10 @@ struct ReferenceCase: Decodable, CustomTestStringConvertible, Sendable {
     /// Every case agrees with the reference record for record, within FEATURES.md's tolerances.
     @Test(arguments: try ReferenceCase.all())
     func processMatchesReference(_ testCase: ReferenceCase) throws {
-        let result = try SondeBinary.run(["process"] + testCase.inputs + testCase.args + ["--format", "csv"])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        let got = RecordTable(csv: result.stdout)
-        let want = RecordTable(csv: try String(contentsOf: Fixtures.url(testCase.expected), encoding: .utf8))
-        #expect(got.columns == want.columns)
-        #expect(got.rows.count == want.rows.count)
-        var reported = 0
-        for (index, (gotRow, wantRow)) in zip(got.rows, want.rows).enumerated() {
-            let problems = FeatureTolerance.mismatches(columns: want.columns, got: gotRow, want: wantRow, sampleRate: testCase.fs)
-            if !problems.isEmpty, reported < 5 {
-                reported += 1
-                Issue.record("record \(index) (\(wantRow.prefix(5).joined(separator: ","))): \(problems.joined(separator: "; "))")
-            }
+        let result = try expectProcessMatchesReference(
+            inputs: testCase.inputs, arguments: testCase.args, expected: testCase.expected
+        ) { columns, got, want in
+            FeatureTolerance.mismatches(columns: columns, got: got, want: want, sampleRate: testCase.fs)
         }
         if let note = testCase.expectedNote {
             #expect(result.stderr.contains(note), "expected a note containing '\(note)' on stderr, got: \(result.stderr)")
