@@ -79,33 +79,83 @@ public struct DatasetMerge {
                 "\(folder): merging Parquet outputs is not supported yet; read them as one dataset (e.g. DuckDB's '\(folder)/**/*.parquet')")
         }
         var wroteRecords = false
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
         for (position, relative) in outputs.enumerated() {
-            let bytes = try Self.contents(of: folder + "/" + relative)
+            let file = try MergedFile(path: folder + "/" + relative)
             switch format {
             case .csv:
                 // Every file starts with the same header; the first one's stays.
-                let body = position == 0 ? bytes[...] : bytes[(bytes.firstIndex(of: 10).map { $0 + 1 } ?? bytes.count)...]
-                try output.write(body)
+                let start = position == 0 ? 0 : try file.offset(afterFirst: 10, chunk: &chunk)
+                try file.copy(start..<file.size, to: output, chunk: &chunk)
             case .ndjson:
-                try output.write(bytes)
+                try file.copy(0..<file.size, to: output, chunk: &chunk)
             case .parquet:
                 continue  // refused above
             case .json:
                 // "[\n" objects joined by ",\n" "\n]\n", or "[]\n" with none.
-                guard bytes.count > 5, bytes.starts(with: Array("[\n".utf8)) else { continue }
+                guard file.size > 5, try file.starts(with: Array("[\n".utf8), chunk: &chunk) else { continue }
                 try output.write(Array((wroteRecords ? ",\n" : "[\n").utf8))
-                try output.write(bytes[2..<(bytes.count - 3)])
+                try file.copy(2..<(file.size - 3), to: output, chunk: &chunk)
                 wroteRecords = true
             }
         }
         if format == .json { try output.write(Array((wroteRecords ? "\n]\n" : "[]\n").utf8)) }
         try output.commit()
     }
+}
 
-    private static func contents(of path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SondeError(.io, "cannot read '\(path)'")
+/// One per-input output, copied into the merged one a chunk at a time: merging never holds
+/// a whole output in memory, however long its recording was.
+private final class MergedFile {
+    let size: Int
+    private let path: String
+    private let descriptor: Int32
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            throw SondeError(.io, "cannot read '\(path)': \(String(cString: strerror(errno)))")
         }
-        return [UInt8](data)
+        size = Int(status.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    /// The offset just past the first `byte` (a line's end), or `size` when there is none.
+    func offset(afterFirst byte: UInt8, chunk: inout [UInt8]) throws -> Int {
+        var offset = 0
+        while offset < size {
+            let count = try read(at: offset, into: &chunk)
+            if let index = chunk[..<count].firstIndex(of: byte) { return offset + index + 1 }
+            offset += count
+        }
+        return size
+    }
+
+    func starts(with prefix: [UInt8], chunk: inout [UInt8]) throws -> Bool {
+        guard size >= prefix.count else { return false }
+        let count = try read(at: 0, into: &chunk)
+        return count >= prefix.count && chunk[..<prefix.count].elementsEqual(prefix)
+    }
+
+    func copy(_ range: Range<Int>, to output: OutputFile, chunk: inout [UInt8]) throws {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let count = Swift.min(try read(at: offset, into: &chunk), range.upperBound - offset)
+            try output.write(chunk[..<count])
+            offset += count
+        }
+    }
+
+    private func read(at offset: Int, into chunk: inout [UInt8]) throws -> Int {
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw SondeError(.io, "cannot read '\(path)': it ended early") }
+            return count
+        }
     }
 }
