@@ -541,6 +541,8 @@ struct WorkItem: Sendable {
     var result: ResultSlot<MeasuredFrames>
     /// What the encoder needs besides the values.
     var encoder: (any RecordEncoder)?
+    /// The encoder's fixed text for this input and channel.
+    var fields: RecordFields?
     var fileName: String
     var channelName: String
     var firstFrame: Int
@@ -565,12 +567,13 @@ struct MeasuredFrames: Sendable {
 
     mutating func encode(_ item: WorkItem, with encoder: any RecordEncoder) {
         let columns = item.configuration.columnCount
+        let fields = item.fields ?? encoder.fields(fileName: item.fileName, channel: item.channelName)
         ends.reserveCapacity(item.frameCount)
         values.withUnsafeBufferPointer { values in
             for offset in 0..<item.frameCount {
                 let frame = item.firstFrame + offset
                 encoder.encode(
-                    fileName: item.fileName, channel: item.channelName, frame: frame, start: frame * item.hop, clock: item.clock,
+                    fields, frame: frame, start: frame * item.hop, clock: item.clock,
                     values: UnsafeBufferPointer(rebasing: values[(offset * columns)..<((offset + 1) * columns)]), into: &bytes
                 )
                 ends.append(bytes.count)

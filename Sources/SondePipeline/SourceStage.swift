@@ -39,6 +39,8 @@ final class SourceStage: @unchecked Sendable {
     private var readTarget = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
     private let times: StageTimes
     private let encoder: (any RecordEncoder)?
+    /// Each channel's fixed record text, encoded once for the input (with an encoder).
+    private let recordFields: [RecordFields]
 
     /// Frames the framer filters at a time. 16 Ki frames of two channels (256 KiB) stay in
     /// L2 through filtering and hand-over; with 64 Ki frames the whole run was 40% slower
@@ -59,6 +61,7 @@ final class SourceStage: @unchecked Sendable {
         precondition(stageBuffers.channelCount == format.channelCount, "buffers for another channel count")
         name = input.name
         self.format = format
+        recordFields = encoder.map { encoder in format.channelNames.map { encoder.fields(fileName: input.name, channel: $0) } } ?? []
         source = input.source
         clock = input.clock ?? .seconds(sampleRate: format.sampleRate, offset: format.timeOffset)
         configuration = try settings.featureConfiguration(sampleRate: format.sampleRate)
@@ -216,7 +219,7 @@ final class SourceStage: @unchecked Sendable {
             results.append(result)
             let item = WorkItem(
                 samples: channel.takeFrames(frames), buffers: buffers, frameCount: frames, hop: hop, configuration: configuration, result: result,
-                encoder: encoder, fileName: name, channelName: format.channelNames[index], firstFrame: first, clock: clock
+                encoder: encoder, fields: recordFields.isEmpty ? nil : recordFields[index], fileName: name, channelName: format.channelNames[index], firstFrame: first, clock: clock
             )
             guard await work.send(item) else { return false }
         }

@@ -123,21 +123,30 @@ public struct SampleInputs: Sendable {
         guard let directory = opendir(folder) else {
             throw SondeError(.io, "\(folder): cannot read the folder: \(SystemCall.describe(errno))")
         }
-        var names: [String] = []
+        // The entry's type from the folder itself where the file system gives it: a stat
+        // per file was a third of the walk's system calls on a dataset of clips.
+        var entries: [(name: String, type: UInt8)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if !name.hasPrefix(".") { names.append(name) }
+            if !name.hasPrefix(".") { entries.append((name, entry.pointee.d_type)) }
         }
         closedir(directory)
-        for name in names.sorted(by: Self.byteOrder) {
+        for (name, type) in entries.sorted(by: { Self.byteOrder($0.name, $1.name) }) {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
-            var status = stat()
-            // stat, not lstat: a link to a folder is walked (once), a link to a file read.
-            guard stat(path, &status) == 0 else { continue }
-            switch status.st_mode & S_IFMT {
+            var mode: mode_t
+            switch Int32(type) {
+            case Int32(DT_REG): mode = S_IFREG
+            case Int32(DT_DIR): mode = S_IFDIR
+            default:
+                var status = stat()
+                // stat, not lstat: a link to a folder is walked (once), a link to a file read.
+                guard stat(path, &status) == 0 else { continue }
+                mode = status.st_mode & S_IFMT
+            }
+            switch mode {
             case S_IFDIR:
                 try walk(folder: path, relative: relativePath, visited: &visited)
             case S_IFREG where extensions.contains(SampleSources.fileExtension(of: name)):

@@ -8,18 +8,25 @@ public struct CSVRecordEncoder: RecordEncoder {
         self.includesFile = includesFile
     }
 
-    public func encode(
-        fileName: String, channel: String, frame: Int, start: Int, clock: RecordClock,
-        values: UnsafeBufferPointer<Double>, into buffer: inout [UInt8]
-    ) {
+    public func fields(fileName: String, channel: String) -> RecordFields {
+        var beforeTime: [UInt8] = []
         if includesFile {
-            buffer.appendCSVField(fileName)
-            buffer.append(UInt8(ascii: ","))
+            beforeTime.appendCSVField(fileName)
+            beforeTime.append(UInt8(ascii: ","))
         }
+        var afterTime: [UInt8] = [UInt8(ascii: ",")]
+        afterTime.appendCSVField(channel)
+        afterTime.append(UInt8(ascii: ","))
+        return RecordFields(beforeTime: beforeTime, afterTime: afterTime)
+    }
+
+    public func encode(
+        _ fields: RecordFields, frame: Int, start: Int, clock: RecordClock, values: UnsafeBufferPointer<Double>,
+        into buffer: inout [UInt8]
+    ) {
+        buffer.append(contentsOf: fields.beforeTime)
         buffer.appendTime(of: clock, start: start, quoted: false)
-        buffer.append(UInt8(ascii: ","))
-        buffer.appendCSVField(channel)
-        buffer.append(UInt8(ascii: ","))
+        buffer.append(contentsOf: fields.afterTime)
         buffer.appendInteger(frame)
         buffer.append(UInt8(ascii: ","))
         buffer.appendInteger(start)

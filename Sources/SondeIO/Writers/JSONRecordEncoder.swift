@@ -24,23 +24,29 @@ public struct JSONRecordEncoder: RecordEncoder {
         valueKeys = layout.valueColumns.map(key)
     }
 
-    public func encode(
-        fileName: String, channel: String, frame: Int, start: Int, clock: RecordClock,
-        values: UnsafeBufferPointer<Double>, into buffer: inout [UInt8]
-    ) {
-        buffer.append(UInt8(ascii: "{"))
+    public func fields(fileName: String, channel: String) -> RecordFields {
+        var beforeTime: [UInt8] = [UInt8(ascii: "{")]
         if includesFile {
-            buffer.append(contentsOf: fileKey)
-            buffer.appendJSONString(fileName)
-            buffer.append(UInt8(ascii: ","))
+            beforeTime.append(contentsOf: fileKey)
+            beforeTime.appendJSONString(fileName)
+            beforeTime.append(UInt8(ascii: ","))
         }
-        buffer.append(contentsOf: fixedKeys[0])
+        beforeTime.append(contentsOf: fixedKeys[0])
+        var afterTime: [UInt8] = [UInt8(ascii: ",")]
+        afterTime.append(contentsOf: fixedKeys[1])
+        afterTime.appendJSONString(channel)
+        afterTime.append(UInt8(ascii: ","))
+        afterTime.append(contentsOf: fixedKeys[2])
+        return RecordFields(beforeTime: beforeTime, afterTime: afterTime)
+    }
+
+    public func encode(
+        _ fields: RecordFields, frame: Int, start: Int, clock: RecordClock, values: UnsafeBufferPointer<Double>,
+        into buffer: inout [UInt8]
+    ) {
+        buffer.append(contentsOf: fields.beforeTime)
         buffer.appendTime(of: clock, start: start, quoted: true)
-        buffer.append(UInt8(ascii: ","))
-        buffer.append(contentsOf: fixedKeys[1])
-        buffer.appendJSONString(channel)
-        buffer.append(UInt8(ascii: ","))
-        buffer.append(contentsOf: fixedKeys[2])
+        buffer.append(contentsOf: fields.afterTime)
         buffer.appendInteger(frame)
         buffer.append(UInt8(ascii: ","))
         buffer.append(contentsOf: fixedKeys[3])

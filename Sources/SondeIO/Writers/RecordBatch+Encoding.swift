@@ -12,6 +12,7 @@ extension RecordBatch {
             return
         }
         var scratch: [UInt8] = []
+        let fields = channelNames.map { encoder.fields(fileName: fileName, channel: $0) }
         try values.withUnsafeBufferPointer { values in
             for frameOffset in 0..<frameCount {
                 let frame = firstFrame + frameOffset
@@ -19,7 +20,7 @@ extension RecordBatch {
                     let base = (frameOffset * channels + channel) * columnCount
                     scratch.removeAll(keepingCapacity: true)
                     encoder.encode(
-                        fileName: fileName, channel: channelNames[channel], frame: frame, start: frame * hop, clock: clock,
+                        fields[channel], frame: frame, start: frame * hop, clock: clock,
                         values: UnsafeBufferPointer(rebasing: values[base..<(base + columnCount)]), into: &scratch
                     )
                     try body(scratch[...])
