@@ -100,6 +100,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A test tool (saves measurements in a loop for the store's crash tests); never installed.
+        .executableTarget(
+            name: "sonde-save-loop",
+            dependencies: ["SondeCore", "SondeMeasurements", "SondeStore"],
+            path: "Tests/SaveLoop"
+        ),
         .target(
             name: "_SondeTestSupport",
             dependencies: ["SondeCore"],
@@ -122,7 +128,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SondeCLITests",
-            dependencies: ["sonde", "SondeStore", "SondeMeasurements", "SondeAccounts", "_SondeTestSupport"]
+            dependencies: [
+                "sonde", "sonde-save-loop", "SondeStore", "SondeMeasurements", "SondeAccounts", "_SondeTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -37,6 +37,6 @@ protocol ServiceCommand: AsyncParsableCommand {
 
 extension ServiceCommand {
     func run() async throws {
-        try await reportingAccountErrors { try await run(with: Services.live()) }
+        try await reportingAccountErrors { try await run(with: Services.open()) }
     }
 }

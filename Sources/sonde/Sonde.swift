@@ -24,7 +24,7 @@ struct Sonde: AsyncParsableCommand {
             ProcessCommand.self, MergeCommand.self, StreamCommand.self, DeviceCommand.self, BenchCommand.self,
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
             ForgotPasswordCommand.self, ResetPasswordCommand.self,
-            MeasureCommand.self, MeasurementsCommand.self, DebugSaveLoopCommand.self,
+            MeasureCommand.self, MeasurementsCommand.self,
         ]
     )
 

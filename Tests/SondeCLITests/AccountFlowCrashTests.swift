@@ -17,9 +17,16 @@ import _SondeTestSupport
         return user
     }
 
+    /// The save loop (a test tool beside `sonde`, Tests/SaveLoop), run to its end.
+    private func saveLoop(_ user: AccountUser, _ arguments: [String]) throws -> SondeBinary.Result {
+        try SondeBinary.run(
+            arguments, in: user.home, environment: user.environment, executable: SondeBinary.product("sonde-save-loop"))
+    }
+
+    /// The save loop, started in the background.
     private func start(_ user: AccountUser, _ arguments: [String]) throws -> (Process, Pipe) {
         let process = Process()
-        process.executableURL = SondeBinary.url
+        process.executableURL = SondeBinary.product("sonde-save-loop")
         process.arguments = arguments
         process.currentDirectoryURL = user.home
         process.environment = ProcessInfo.processInfo.environment.merging(user.environment) { $1 }
@@ -66,7 +73,7 @@ import _SondeTestSupport
 
     @Test func twoProcessesSavingAtOnceLoseNothing() async throws {
         let user = try loggedInUser()
-        let arguments = ["_debug-save-loop", "--count", "25", "--batches", "6", "--frames-per-batch", "64"]
+        let arguments = ["--count", "25", "--batches", "6", "--frames-per-batch", "64"]
         let runs = try [
             start(user, arguments + ["--comment", "first"]), start(user, arguments + ["--comment", "second"]),
         ]
@@ -87,8 +94,8 @@ import _SondeTestSupport
     @Test func sigkillInTheMiddleOfASaveLeavesTheDatabaseConsistent() async throws {
         let user = try loggedInUser()
         // One save completes first, so the database has something to lose.
-        #expect(try user.run(["_debug-save-loop", "--count", "1"]).status == 0)
-        let (process, output) = try start(user, ["_debug-save-loop", "--count", "3", "--pause-at-batch", "2"])
+        #expect(try saveLoop(user, ["--count", "1"]).status == 0)
+        let (process, output) = try start(user, ["--count", "3", "--pause-at-batch", "2"])
         #expect(wait(for: "mid-save", on: output), "the save never reached its third batch")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -96,7 +103,7 @@ import _SondeTestSupport
         let saved = try await checkComplete(user, batches: 4, framesPerBatch: 16)
         #expect(saved.count == 1, "the killed save left nothing behind")
         // The database takes new saves as before.
-        #expect(try user.run(["_debug-save-loop", "--count", "2"]).status == 0)
+        #expect(try saveLoop(user, ["--count", "2"]).status == 0)
         #expect(try await checkComplete(user, batches: 4, framesPerBatch: 16).count == 3)
     }
 
@@ -105,12 +112,18 @@ import _SondeTestSupport
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<4 {
             let (process, _) = try start(
-                user, ["_debug-save-loop", "--count", "100000", "--batches", "20", "--frames-per-batch", "128"])
+                user, ["--count", "100000", "--batches", "20", "--frames-per-batch", "128"])
             try await Task.sleep(for: .milliseconds(Int.random(in: 300...900, using: &generator)))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         let saved = try await checkComplete(user, batches: 20, framesPerBatch: 128)
         #expect(!saved.isEmpty)
+    }
+
+    @Test func theShippedBinaryHasNoHiddenSaveLoop() throws {
+        let user = try AccountUser()
+        let result = try user.run(["_debug-save-loop", "--count", "1"])
+        #expect(result.status == 64, "the test tool lives in Tests/SaveLoop, not in sonde: \(result.stderr)")
     }
 }

@@ -10,13 +10,16 @@ public enum SondeBinary {
 
     /// The products directory the test runner was started from (`.build/debug` or a
     /// `--scratch-path`'s), where SwiftPM also put `sonde`.
-    public static var url: URL {
+    public static var url: URL { product("sonde") }
+
+    /// Another executable of the package, built beside `sonde` (a test tool).
+    public static func product(_ name: String) -> URL {
         var directory = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
         // The runner may sit inside an .xctest bundle directory.
         while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS" || directory.lastPathComponent == "Contents" {
             directory.deleteLastPathComponent()
         }
-        return directory.appendingPathComponent("sonde")
+        return directory.appendingPathComponent(name)
     }
 
     /// - Parameters:

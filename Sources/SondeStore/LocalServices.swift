@@ -1,0 +1,38 @@
+public import Foundation
+public import SondeAccounts
+public import SondeCore
+public import SondeMeasurements
+
+/// The account and measurement services on this machine's files: SQLite under
+/// `SondeHome`, the session file, the outbox. One wiring for the CLI and its test tools.
+public struct LocalServices: Sendable {
+    public var home: SondeHome
+    public var authentication: any AuthenticationService
+    public var measurements: any MeasurementService
+
+    /// Opens (creating and migrating it if needed) the database the environment points at.
+    /// - Parameter environment: `SONDE_HOME`, `XDG_*`, `HOME`, `SONDE_SCRYPT_LOG_N` are read.
+    public static func open(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LocalServices {
+        try open(environment: environment, afterBatchInserted: nil)
+    }
+
+    /// - Parameter afterBatchInserted: for the crash tests' save loop only; see
+    ///   `SQLiteMeasurementStore`.
+    package static func open(
+        environment: [String: String], afterBatchInserted: (@Sendable (Int) -> Void)?
+    ) throws -> LocalServices {
+        let home = try SondeHome(environment: environment)
+        let database = try SQLiteDatabase(path: home.databasePath)
+        let authentication = LocalAuthenticationService(
+            store: SQLiteUserSessionStore(database: database),
+            credentials: SessionFile(path: home.sessionFilePath),
+            mailer: OutboxMailer(directory: home.outboxDirectory),
+            hasher: PasswordHasher(parameters: try ScryptParameters.fromEnvironment(environment))
+        )
+        let measurements = LocalMeasurementService(
+            store: SQLiteMeasurementStore(database: database, afterBatchInserted: afterBatchInserted),
+            authentication: authentication
+        )
+        return LocalServices(home: home, authentication: authentication, measurements: measurements)
+    }
+}
