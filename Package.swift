@@ -28,6 +28,8 @@ let package = Package(
         // CryptoExtras' scrypt (BoringSSL's) hashes passwords; Crypto gives SHA-256.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Device profiles are TOML.
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -69,7 +71,10 @@ let package = Package(
         ),
         .target(
             name: "SondePipeline",
-            dependencies: ["SondeDSP", "SondeCore", .product(name: "DequeModule", package: "swift-collections")]
+            dependencies: [
+                "SondeDSP", "SondeCore", .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         // Accounts: users, sessions, password hashing, behind store protocols.
         .target(

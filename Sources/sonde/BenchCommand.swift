@@ -57,13 +57,16 @@ struct BenchCommand: AsyncParsableCommand {
         }
         try OptionRanges.check(jobs: jobs)
         guard !(fftOnly && versusFft) else { throw ValidationError("--fft-only and --versus-fft: pick one") }
+        guard input.sampleType == nil else {
+            throw ValidationError("--sample-type applies to raw input; sonde bench measures a simulated device")
+        }
     }
 
     func run() async throws {
         try await reportingErrors {
             let settings = try pipeline.settings()
-            let profile = try device.profileText(rate: input.rate ?? 51200, channels: input.channels ?? 2)
-                ?? (Self.benchProfile(rate: input.rate ?? 51200, channels: input.channels ?? 2), "bench")
+            let profile = try device.profileText(input: input, defaultRate: 51200, defaultChannels: 2)
+                ?? (try Self.benchProfile(rate: input.rate ?? 51200, channels: input.channels ?? 2), "bench")
             let deviceProfile = try DeviceProfile.parse(profile.text, source: profile.source)
             try settings.validate(sampleRate: deviceProfile.sampleRate)
             let frames = OptionRanges.frameCount(seconds: seconds, rate: deviceProfile.sampleRate)
@@ -161,12 +164,19 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     /// A 2970 rpm machine: a tone with harmonics on every channel, noise, a DC offset.
-    static func benchProfile(rate: Double, channels: Int) -> String {
-        var lines = ["name = bench", "rate = \(rate.compactDescription)"]
-        for c in 0..<channels {
-            lines += ["[channel ch\(c)]", "tone = \(49.5 * Double(c + 1)) 1 0.3 0.1", "tone = 1234.5 0.2", "noise = 0.05", "offset = \(c)"]
+    /// The bench's device: per channel a tone with two harmonics, a high tone, noise, an offset.
+    static func benchProfile(rate: Double, channels: Int) throws -> String {
+        let list = (0..<channels).map { index in
+            var channel = DeviceProfile.Channel(name: "ch\(index)")
+            channel.tones = [
+                DeviceProfile.Tone(frequency: 49.5 * Double(index + 1), amplitude: 1, harmonics: [0.3, 0.1]),
+                DeviceProfile.Tone(frequency: 1234.5, amplitude: 0.2),
+            ]
+            channel.noise = 0.05
+            channel.offset = Double(index)
+            return channel
         }
-        return lines.joined(separator: "\n")
+        return try DeviceProfile(name: "bench", sampleRate: rate, channels: list).tomlText
     }
 
     static func peakRSSMiB() -> Double {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SondeCore
+import SondeIO
 import SondePipeline
 
 struct DeviceCommand: AsyncParsableCommand {
@@ -10,11 +11,12 @@ struct DeviceCommand: AsyncParsableCommand {
         discussion: """
             Examples:
               sonde device pair                                        # the default healthy pump
-              sonde device pair --profile sample-data/faulty-pump.profile --seed 7
+              sonde device pair --profile sample-data/faulty-pump.toml --seed 7
               sonde device status
               sonde device unpair
+              sonde device convert-profile old.profile -o pump.toml    # the format before 0.8
             """,
-        subcommands: [Pair.self, Status.self, Unpair.self]
+        subcommands: [Pair.self, Status.self, Unpair.self, ConvertProfile.self]
     )
 
     /// Pairing lives in the configuration directory (`SondeHome`: `$SONDE_HOME` when set,
@@ -32,8 +34,13 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let profile = try device.profileText(rate: input.rate, channels: input.channels)
-                    ?? (DeviceOptions.defaultProfile, "default")
+                let profile: (text: String, source: String)
+                if let given = try device.profileText(input: input) {
+                    profile = given
+                } else {
+                    try DeviceOptions.refuseInputShape(input, device: "the default device (the healthy pump)")
+                    profile = (DeviceOptions.defaultProfile, "default")
+                }
                 Diagnostics.progress("Connecting…")
                 let paired = try await DeviceCommand.connection().pair(profileText: profile.text, profileSource: profile.source, seed: device.seed)
                 print("Device connected: \(paired.id)")
@@ -61,6 +68,45 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 print(try DeviceCommand.connection().unpair() ? "Device unpaired" : "Device not connected")
+            }
+        }
+    }
+
+    struct ConvertProfile: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "convert-profile",
+            abstract: "Rewrite a device profile in the format before 0.8 as TOML.",
+            discussion: """
+                The TOML profile describes the same device: the same seed gives the same samples.
+                Comments of the old file are not carried over.
+
+                Example:
+                  sonde device convert-profile old.profile -o pump.toml
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The old profile file.", valueName: "FILE"))
+        var file: String
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write the TOML here (default: standard output).", valueName: "FILE"))
+        var output: String?
+
+        func run() async throws {
+            try await reportingErrors {
+                let text = try DeviceProfile.text(path: file)
+                let toml = try DeviceProfile.parse(text, source: file).tomlText
+                if let output {
+                    let file = try OutputFile(atomicallyReplacing: output)
+                    do {
+                        try file.write(toml.utf8)
+                        try file.commit()
+                    } catch {
+                        file.abandon()
+                        throw error
+                    }
+                } else {
+                    print(toml, terminator: "")
+                }
             }
         }
     }

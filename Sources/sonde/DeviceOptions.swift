@@ -5,7 +5,7 @@ import SondePipeline
 
 /// Which simulated device to use: a profile file, or flags describing one.
 struct DeviceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Device profile file (see sample-data/*.profile).", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("Device profile, a TOML file (see sample-data/*.toml).", valueName: "FILE"))
     var profile: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Seed of the device's noise and faults: same seed, same samples.")
@@ -78,48 +78,97 @@ struct DeviceOptions: ParsableArguments {
         !tone.isEmpty || noise != nil || offset != nil || drift != nil || impulses != nil
     }
 
-    /// Profile text from `--profile` or from the flags; nil when neither is given.
-    func profileText(rate: Double?, channels: Int?) throws -> (text: String, source: String)? {
+    /// Profile text from `--profile` (a file in the format before 0.8 is read with a
+    /// warning that says how to convert it) or from the flags, as TOML; nil when neither
+    /// is given.
+    /// - Parameters:
+    ///   - input: `--rate` and `--channels` shape a device made from flags; with a profile
+    ///     they are refused (the profile sets both), as is `--sample-type` (raw input only).
+    ///   - defaultRate: the rate of a device made from flags without `--rate`.
+    func profileText(input: InputOptions, defaultRate: Double = 1000, defaultChannels: Int = 1) throws -> (text: String, source: String)? {
+        if input.sampleType != nil, profile != nil || describesDevice {
+            throw SondeError(.invalidArgument, "--sample-type applies to raw input (--input FILE), not to a simulated device")
+        }
         if let profile {
             guard !describesDevice else {
                 throw SondeError(.invalidArgument, "--profile and device flags (--tone, --noise, ...) cannot be combined; put the settings in the profile")
             }
-            return (try DeviceProfile.text(path: profile), profile)
+            try Self.refuseInputShape(input, device: "the profile \(profile)")
+            let text = try DeviceProfile.text(path: profile)
+            guard DeviceProfile.isLegacyText(text) else { return (text, profile) }
+            // Parsed before the note, so that a broken old file gives its error alone.
+            let converted = try DeviceProfile.parse(text, source: profile).tomlText
+            Diagnostics.note(
+                "\(profile) is in the profile format before sonde 0.8, which a later version will not read; "
+                    + "convert it to TOML with: sonde device convert-profile \(profile) -o NEW.toml")
+            return (converted, profile)
         }
         guard describesDevice else { return nil }
-        var lines = ["name = custom", "rate = \((rate ?? 1000).compactDescription)"]
-        for index in 0..<(channels ?? 1) {
-            lines.append("[channel ch\(index)]")
-            for spec in tone {
-                let parts = spec.split(separator: ":").map(String.init)
-                guard parts.count >= 2, parts.count <= 3 else {
-                    throw SondeError(.invalidArgument, "--tone \(spec): expected FREQ:AMPLITUDE[:H2,H3,...], e.g. 50:1:0.2,0.1")
-                }
-                lines.append("tone = " + ([parts[0], parts[1]] + (parts.count == 3 ? parts[2].split(separator: ",").map(String.init) : [])).joined(separator: " "))
+        var channel = DeviceProfile.Channel(name: "")
+        for spec in tone {
+            // validate() has checked every flag's spelling and range.
+            let parts = spec.split(separator: ":").map(String.init)
+            let numbers = parts.prefix(2).compactMap(Double.init)
+            guard numbers.count == 2 else {
+                throw SondeError(.invalidArgument, "--tone \(spec): expected FREQ:AMPLITUDE[:H2,H3,...], e.g. 50:1:0.2,0.1")
             }
-            if let noise { lines.append("noise = \(noise)") }
-            if let offset { lines.append("offset = \(offset)") }
-            if let drift { lines.append("drift = " + drift.replacingOccurrences(of: ":", with: " ")) }
-            if let impulses { lines.append("impulses = " + impulses.replacingOccurrences(of: ":", with: " ")) }
+            let harmonics = parts.count == 3 ? parts[2].split(separator: ",").compactMap { Double($0) } : []
+            channel.tones.append(DeviceProfile.Tone(frequency: numbers[0], amplitude: numbers[1], harmonics: harmonics))
         }
-        return (lines.joined(separator: "\n"), "command line")
+        if let noise { channel.noise = noise }
+        if let offset { channel.offset = offset }
+        if let values = drift?.split(separator: ":").compactMap({ Double($0) }), values.count == 2 {
+            channel.driftAmplitude = values[0]
+            channel.driftPeriod = values[1]
+        }
+        if let values = impulses?.split(separator: ":").compactMap({ Double($0) }), values.count == 2 {
+            channel.impulseRate = values[0]
+            channel.impulseAmplitude = values[1]
+        }
+        let channelList = (0..<(input.channels ?? defaultChannels)).map { index in
+            var named = channel
+            named.name = "ch\(index)"
+            return named
+        }
+        let device = try DeviceProfile(name: "custom", sampleRate: input.rate ?? defaultRate, channels: channelList)
+        return (device.tomlText, "command line")
     }
 
-    /// The healthy pump of `sample-data/healthy-pump.profile`, for `sonde device pair`
+    /// Refuses `--rate`, `--channels` and `--sample-type` for a device that sets its own
+    /// (a profile, the paired device): they would otherwise be silently ignored.
+    static func refuseInputShape(_ input: InputOptions, device: String) throws {
+        let given = [("--rate", input.rate != nil), ("--channels", input.channels != nil), ("--sample-type", input.sampleType != nil)]
+            .filter(\.1).map(\.0)
+        guard !given.isEmpty else { return }
+        throw SondeError(
+            .invalidArgument,
+            "\(given.joined(separator: " and ")) cannot apply to \(device), which sets its own rate and channels; "
+                + "they apply to raw input (--input FILE) and to a device described by --tone, --noise, ...")
+    }
+
+    /// The healthy pump of `sample-data/healthy-pump.toml`, for `sonde device pair`
     /// without a profile.
     static let defaultProfile = """
-        name = healthy-pump
+        name = "healthy-pump"
         rate = 25600
-        [channel accel_x]
-        tone = 49.5 0.8 0.12 0.04
-        tone = 346.5 0.15
+
+        [[channels]]
+        name = "accel_x"
+        tones = [
+            { frequency = 49.5, amplitude = 0.8, harmonics = [0.12, 0.04] },
+            { frequency = 346.5, amplitude = 0.15 },
+        ]
         noise = 0.03
-        drift = 0.01 60
-        [channel accel_y]
-        tone = 49.5 0.6 0.1 0.03
-        tone = 346.5 0.1
+        drift = { amplitude = 0.01, period = 60 }
+
+        [[channels]]
+        name = "accel_y"
+        tones = [
+            { frequency = 49.5, amplitude = 0.6, harmonics = [0.1, 0.03] },
+            { frequency = 346.5, amplitude = 0.1 },
+        ]
         noise = 0.03
         offset = 9.81
-        drift = 0.005 90
+        drift = { amplitude = 0.005, period = 90 }
         """
 }

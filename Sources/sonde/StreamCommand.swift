@@ -32,9 +32,9 @@ struct StreamCommand: AsyncParsableCommand {
             `offset = V`, `drift = AMPLITUDE PERIOD_S`, `impulses = PER_SECOND AMPLITUDE`.
 
             Examples:
-              sonde stream --profile sample-data/faulty-pump.profile --seed 7 --features rms,kurtosis
+              sonde stream --profile sample-data/faulty-pump.toml --seed 7 --features rms,kurtosis
               sonde stream --frames 20 --format csv | head -n 5
-              sonde stream --profile sample-data/healthy-pump.profile --as-fast-as-possible \\
+              sonde stream --profile sample-data/healthy-pump.toml --as-fast-as-possible \\
                   --frames 100 --record raw.f32
               sonde stream --input sample-data/motor.wav --realtime --stats
               my-daq | sonde stream --input - --rate 10000 --channels 3 --sample-type i16le
@@ -156,9 +156,10 @@ struct StreamCommand: AsyncParsableCommand {
             isDevice = false
         } else {
             let device: SimulatedDevice
-            if let profile = try self.device.profileText(rate: input.rate, channels: input.channels) {
+            if let profile = try self.device.profileText(input: input) {
                 device = SimulatedDevice(profile: try DeviceProfile.parse(profile.text, source: profile.source), seed: self.device.seed)
             } else if let paired = try DeviceCommand.connection().current() {
+                try DeviceOptions.refuseInputShape(input, device: "the paired device \(paired.id)")
                 device = try paired.makeDevice()
             } else {
                 throw SondeError(.invalidArgument, "Device not connected — run sonde device pair (or pass --profile FILE or --input FILE)")

@@ -129,11 +129,13 @@ def seed_files() -> dict[str, list[tuple[str, bytes]]]:
 
 
 def profile_seeds() -> list[str]:
+    """The sample TOML profiles, and one in the format before 0.8 (still read, with a note)."""
+    paths = [os.path.join(SAMPLE_DATA, name) for name in sorted(os.listdir(SAMPLE_DATA)) if name.endswith(".toml")]
+    paths.append(os.path.join(ROOT, "Tests", "Fixtures", "profiles", "faulty-pump-legacy.profile"))
     seeds = []
-    for name in sorted(os.listdir(SAMPLE_DATA)):
-        if name.endswith(".profile"):
-            with open(os.path.join(SAMPLE_DATA, name), encoding="utf-8") as handle:
-                seeds.append(handle.read())
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            seeds.append(handle.read())
     return seeds
 
 
@@ -254,22 +256,33 @@ def mutate_text(rng: random.Random, data: bytes, rounds: int) -> bytes:
 
 
 def mutate_profile(rng: random.Random, text: str, rounds: int) -> str:
+    legacy = "[channel " in text
     lines = text.split("\n")
     for _ in range(rounds):
         roll = rng.random()
         index = rng.randrange(len(lines)) if lines else 0
         if roll < 0.5 and lines:  # replace a number
-            words = lines[index].split(" ")
-            numbers = [i for i, word in enumerate(words) if re.fullmatch(r"[-+0-9.eE]+", word)]
+            numbers = list(re.finditer(r"[-+]?[0-9][0-9.eE+-]*", lines[index]))
             if numbers:
-                words[rng.choice(numbers)] = number_text(rng)
-                lines[index] = " ".join(words)
+                match = rng.choice(numbers)
+                lines[index] = lines[index][:match.start()] + number_text(rng) + lines[index][match.end():]
         elif roll < 0.7:  # add a setting
-            key = rng.choice(["tone", "noise", "offset", "drift", "impulses", "rate", "name", "bogus"])
-            count = rng.choice([0, 1, 2, 3, 33])
-            lines.insert(index, "%s = %s" % (key, " ".join(number_text(rng) for _ in range(count))))
+            key = rng.choice(["tone", "tones", "noise", "offset", "drift", "impulses", "rate", "name", "bogus"])
+            if legacy:
+                count = rng.choice([0, 1, 2, 3, 33])
+                value = " ".join(number_text(rng) for _ in range(count))
+            else:
+                value = rng.choice([
+                    number_text(rng), '"%s"' % number_text(rng), "[%s]" % ", ".join(number_text(rng) for _ in range(rng.choice([0, 1, 3, 33]))),
+                    "{ frequency = %s, amplitude = %s }" % (number_text(rng), number_text(rng)),
+                    "[{ frequency = %s, amplitude = %s, harmonics = [%s] }]" % (number_text(rng), number_text(rng), number_text(rng)),
+                    "{ amplitude = %s, period = %s }" % (number_text(rng), number_text(rng)),
+                    "{ rate = %s, amplitude = %s }" % (number_text(rng), number_text(rng)), "true", "nan", "inf", ""])
+            lines.insert(index, "%s = %s" % (key, value))
         elif roll < 0.8:  # sections
-            lines.insert(index, rng.choice(["[channel z]", "[channel ]", "[chan", "[channel a] x", ""]))
+            sections = ["[channel z]", "[channel ]", "[chan", "[channel a] x", ""] if legacy else [
+                "[[channels]]", "[channels]", "[[channels", "[[channels.tones]]", "[drift]", "name = 1", ""]
+            lines.insert(index, rng.choice(sections))
         elif roll < 0.9 and lines:
             del lines[index]
         else:
@@ -423,8 +436,9 @@ def make_case(seed: int, number: int, seeds: dict[str, list[tuple[str, bytes]]],
             args += ["-o", output]
     elif kind == "profile":
         text = mutate_profile(rng, rng.choice(profiles), rounds)
-        files["device.profile"] = text.encode("utf-8", errors="replace")
-        args = ["stream", "--profile", "device.profile", "--as-fast-as-possible", "--frames",
+        name = "device.profile" if "[channel " in text else "device.toml"
+        files[name] = text.encode("utf-8", errors="replace")
+        args = ["stream", "--profile", name, "--as-fast-as-possible", "--frames",
                 str(rng.choice([1, 2, 5])), "--seed", str(rng.randrange(1 << 32))]
         args += pipeline_options(rng)
         if rng.random() < 0.3:

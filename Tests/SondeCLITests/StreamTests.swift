@@ -15,18 +15,20 @@ import _SondeTestSupport
     /// A profile at `rate` Hz with two channels, written to a temporary file.
     private func profile(rate: Int, in directory: URL) throws -> String {
         let text = """
-            name = test-device
+            name = "test-device"
             rate = \(rate)
-            [channel x]
-            tone = \(Double(rate) / 21) 1 0.2
+            [[channels]]
+            name = "x"
+            tones = [{ frequency = \(Double(rate) / 21), amplitude = 1, harmonics = [0.2] }]
             noise = 0.05
-            impulses = 3 2
-            [channel y]
-            tone = \(Double(rate) / 13) 0.5
+            impulses = { rate = 3, amplitude = 2 }
+            [[channels]]
+            name = "y"
+            tones = [{ frequency = \(Double(rate) / 13), amplitude = 0.5 }]
             noise = 0.01
             offset = 9.81
             """
-        let path = directory.appendingPathComponent("test.profile").path
+        let path = directory.appendingPathComponent("test.toml").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -63,7 +65,7 @@ import _SondeTestSupport
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = dir.appendingPathComponent("raw.f32").path
-        let profile = sampleData.appendingPathComponent("faulty-pump.profile").path
+        let profile = sampleData.appendingPathComponent("faulty-pump.toml").path
         let streamed = try SondeBinary.run(["stream", "--profile", profile, "--seed", "7", "--as-fast-as-possible", "--frames", "100", "--record", raw, "--bands", "0-1000,1000-5000", "--filter", "highpass:10"])
         #expect(streamed.status == 0, "\(streamed.stderr)")
         let processed = try SondeBinary.run(["process", raw, "--rate", "25600", "--channels", "2", "--bands", "0-1000,1000-5000", "--filter", "highpass:10", "--format", "ndjson"])
@@ -82,7 +84,7 @@ import _SondeTestSupport
     }
 
     @Test func sameSeedSameSamples() throws {
-        let profile = sampleData.appendingPathComponent("faulty-pump.profile").path
+        let profile = sampleData.appendingPathComponent("faulty-pump.toml").path
         let arguments = ["stream", "--profile", profile, "--seed", "3", "--as-fast-as-possible", "--frames", "20", "--format", "csv", "--features", "rms,kurtosis,peak"]
         let first = try SondeBinary.run(arguments)
         let second = try SondeBinary.run(arguments)
@@ -184,7 +186,7 @@ import _SondeTestSupport
         let withoutDevice = try SondeBinary.run(["stream", "--frames", "1"], environment: env)
         #expect(withoutDevice.status != 0 && withoutDevice.stderr.contains("sonde device pair"))
         let started = Date()
-        let paired = try SondeBinary.run(["device", "pair", "--profile", sampleData.appendingPathComponent("healthy-pump.profile").path, "--seed", "9"], environment: env)
+        let paired = try SondeBinary.run(["device", "pair", "--profile", sampleData.appendingPathComponent("healthy-pump.toml").path, "--seed", "9"], environment: env)
         let took = Date().timeIntervalSince(started)
         #expect(paired.status == 0)
         #expect(took >= 0.3, "pairing is a handshake of 300–800 ms, took \(took) s")
@@ -194,17 +196,77 @@ import _SondeTestSupport
         let streamed = try SondeBinary.run(["stream", "--frames", "2", "--as-fast-as-possible", "--features", "rms"], environment: env)
         #expect(streamed.status == 0)
         #expect(try JSONRecord.decodeLines(streamed.stdout).count == 4)
+        // The paired device sets its own rate and channels: an option that would be ignored is refused.
+        for options in [["--rate", "1000"], ["--channels", "1"], ["--rate", "1000", "--channels", "1"], ["--sample-type", "f32le"]] {
+            let refused = try SondeBinary.run(["stream", "--frames", "1", "--as-fast-as-possible"] + options, environment: env)
+            #expect(refused.status == 1 && refused.stdout.isEmpty, "\(options)")
+            #expect(refused.stderr.contains(options[0]) && refused.stderr.contains("paired device"), "\(refused.stderr)")
+        }
         #expect(try SondeBinary.run(["device", "unpair"], environment: env).status == 0)
         #expect(try SondeBinary.run(["device", "status"], environment: env).stdout == "Device not connected\n")
+    }
+
+    /// A profile sets the device's rate and channels; options that would be ignored are refused.
+    @Test func optionsAProfileWouldIgnoreAreRefused() throws {
+        let profile = sampleData.appendingPathComponent("healthy-pump.toml").path
+        for options in [["--rate", "1000"], ["--channels", "3"], ["--sample-type", "i16le"]] {
+            let refused = try SondeBinary.run(["stream", "--profile", profile, "--frames", "1", "--as-fast-as-possible"] + options)
+            #expect(refused.status == 1 && refused.stdout.isEmpty, "\(options): \(refused.stderr)")
+            #expect(refused.stderr.contains(options[0]), "\(refused.stderr)")
+        }
+        // With flags describing the device, --rate and --channels shape it.
+        let described = try SondeBinary.run(
+            ["stream", "--tone", "50:1", "--rate", "1000", "--channels", "3", "--frames", "1", "--as-fast-as-possible", "--window", "64",
+             "--format", "ndjson"])
+        #expect(described.status == 0, "\(described.stderr)")
+        #expect(try JSONRecord.decodeLines(described.stdout).compactMap { $0["channel"]?.text } == ["ch0", "ch1", "ch2"])
     }
 
     @Test func badProfileNamesFileAndLine() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("bad.profile").path
-        try "rate = 1000\n[channel x]\ntone = 50\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let path = dir.appendingPathComponent("bad.toml").path
+        try "rate = 1000\n[[channels]]\ntones = [{ frequency = 50, amplitude = }]\n".write(toFile: path, atomically: true, encoding: .utf8)
         let result = try SondeBinary.run(["stream", "--profile", path, "--frames", "1"])
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("bad.profile, line 3"), "\(result.stderr)")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("bad.toml, line 3"), "\(result.stderr)")
+    }
+
+    @Test func badProfileValueNamesFileAndSetting() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("bad.toml").path
+        let text = "rate = 1000\n[[channels]]\nname = \"a\"\n[[channels]]\ntones = [{ frequency = 50, amplitude = 1 }, { frequency = -1, amplitude = 1 }]\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try SondeBinary.run(["stream", "--profile", path, "--frames", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("bad.toml") && result.stderr.contains("channels[2].tones[2].frequency"), "\(result.stderr)")
+        try "rate = 1000\n[[channels]]\nnoize = 1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let misspelt = try SondeBinary.run(["stream", "--profile", path, "--frames", "1"])
+        #expect(misspelt.status == 1)
+        #expect(misspelt.stderr.contains("unknown setting 'noize' in channels[1]"), "\(misspelt.stderr)")
+    }
+
+    /// A profile in the format before 0.8 still streams, with a note naming the converter;
+    /// the converted TOML streams the same records.
+    @Test func legacyProfileIsReadWithANoteAndConvertsToTheSameDevice() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let legacy = Fixtures.url("profiles/faulty-pump-legacy.profile").path
+        let arguments = ["--seed", "7", "--as-fast-as-possible", "--frames", "6", "--format", "ndjson"]
+        let old = try SondeBinary.run(["stream", "--profile", legacy] + arguments)
+        #expect(old.status == 0, "\(old.stderr)")
+        #expect(old.stderr.contains("sonde device convert-profile"), "\(old.stderr)")
+        let converted = dir.appendingPathComponent("converted.toml").path
+        let conversion = try SondeBinary.run(["device", "convert-profile", legacy, "-o", converted])
+        #expect(conversion.status == 0, "\(conversion.stderr)")
+        let new = try SondeBinary.run(["stream", "--profile", converted] + arguments)
+        #expect(new.status == 0 && !new.stderr.contains("convert-profile"), "\(new.stderr)")
+        let sample = try SondeBinary.run(["stream", "--profile", sampleData.appendingPathComponent("faulty-pump.toml").path] + arguments)
+        #expect(sample.status == 0, "\(sample.stderr)")
+        func values(_ text: String) throws -> [[String: Double]] { try JSONRecord.decodeLines(text).map { $0.fields.compactMapValues(\.number).filter { $0.key != "time" } } }
+        // Times are wall-clock; the measured values depend only on the profile and seed.
+        #expect(try values(old.stdout) == values(new.stdout))
+        #expect(try values(old.stdout) == values(sample.stdout))
     }
 }

@@ -4,16 +4,19 @@ import SondeCore
 /// What a simulated sensor produces: a rate and, per channel, tones with harmonics, white
 /// noise, a DC offset, slow drift and impulse faults.
 ///
-/// Profile files are plain text, one setting per line, `#` starts a comment:
+/// Profile files are TOML (`DeviceProfile+TOML.swift`; sample-data/*.toml are examples):
 ///
-///     name = healthy-pump
-///     rate = 25600
-///     [channel accel_x]
-///     tone = 49.5 0.8 0.2 0.05   # Hz, amplitude, then amplitudes of harmonics 2, 3, ...
-///     noise = 0.02               # white noise RMS
-///     offset = 0                 # DC
-///     drift = 0.01 60            # amplitude, period in seconds (slow sine)
-///     impulses = 0 0             # faults per second, peak amplitude (decaying ring)
+///     name = "healthy-pump"
+///     rate = 25600                              # Hz
+///     [[channels]]
+///     name = "accel_x"
+///     tones = [{ frequency = 49.5, amplitude = 0.8, harmonics = [0.2, 0.05] }]
+///     noise = 0.02                              # white noise RMS
+///     offset = 0                                # DC
+///     drift = { amplitude = 0.01, period = 60 } # slow sine, period in seconds
+///     impulses = { rate = 0, amplitude = 0 }    # faults per second, peak (decaying ring)
+///
+/// The format before 0.8 (`DeviceProfile+LegacyText.swift`) is still read, with a warning.
 public struct DeviceProfile: Sendable, Equatable {
     public struct Tone: Sendable, Equatable {
         /// Hz, > 0.
@@ -119,104 +122,16 @@ public struct DeviceProfile: Sendable, Equatable {
         self.channels = channels
     }
 
-    /// Parses profile text (see the type's documentation).
-    /// - Parameter source: the file name for error messages.
-    /// - Throws: `SondeError(.invalidInput)` naming the file and line.
-    public static func parse(_ text: String, source: String) throws -> DeviceProfile {
-        var name = (source as NSString).lastPathComponent
-        if let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) }
-        var rate: Double?
-        var channels: [Channel] = []
-        var sectionLines: [Int] = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let location = SourceLocation(file: source, line: index + 1)
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
-                .trimmingCharacters(in: .whitespaces) ?? ""
-            if line.isEmpty { continue }
-            if line.hasPrefix("[") {
-                guard line.hasSuffix("]"), line.dropFirst().hasPrefix("channel ") else {
-                    throw SondeError(.invalidInput, "expected a section like [channel accel_x], found \(line)", at: location)
-                }
-                let channelName = line.dropFirst("[channel ".count).dropLast().trimmingCharacters(in: .whitespaces)
-                channels.append(Channel(name: channelName.isEmpty ? "ch\(channels.count)" : channelName))
-                sectionLines.append(index + 1)
-                continue
-            }
-            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2 else {
-                throw SondeError(.invalidInput, "expected KEY = VALUE, found \(line)", at: location)
-            }
-            let key = parts[0], value = parts[1]
-            func numbers(_ count: ClosedRange<Int>) throws -> [Double] {
-                let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
-                let numbers = words.compactMap { Double($0) }.filter(\.isFinite)
-                guard count.contains(words.count), numbers.count == words.count else {
-                    throw SondeError(.invalidInput, "\(key): expected \(count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound) or more") numbers, found '\(value)'", at: location)
-                }
-                return numbers
-            }
-            /// `numbers`, each checked as an amplitude (noise: as an RMS).
-            func amplitudes(_ values: [Double], isNoise: Bool = false) throws -> [Double] {
-                for value in values {
-                    if let problem = amplitudeProblem(value, isNoise: isNoise) {
-                        throw SondeError(.invalidInput, "\(key): \(problem)", at: location)
-                    }
-                }
-                return values
-            }
-            if channels.isEmpty {
-                switch key {
-                case "name": name = value
-                case "rate": rate = try numbers(1...1)[0]
-                default: throw SondeError(.invalidInput, "unknown setting '\(key)' before any [channel NAME] section; expected name or rate", at: location)
-                }
-                continue
-            }
-            let last = channels.count - 1
-            switch key {
-            case "tone":
-                let n = try numbers(2...32)
-                if let problem = frequencyProblem(n[0]) {
-                    throw SondeError(.invalidInput, "tone: \(problem)", at: location)
-                }
-                _ = try amplitudes(Array(n.dropFirst()))
-                channels[last].tones.append(Tone(frequency: n[0], amplitude: n[1], harmonics: Array(n.dropFirst(2))))
-            case "noise": channels[last].noise = try amplitudes(numbers(1...1), isNoise: true)[0]
-            case "offset": channels[last].offset = try amplitudes(numbers(1...1))[0]
-            case "drift":
-                let n = try numbers(2...2)
-                _ = try amplitudes([n[0]])
-                guard n[1] >= smallestDriftPeriod else {
-                    throw SondeError(.invalidInput, "drift: period \(n[1]) s: expected at least 1e-6 s", at: location)
-                }
-                channels[last].driftAmplitude = n[0]
-                channels[last].driftPeriod = n[1]
-            case "impulses":
-                let n = try numbers(2...2)
-                guard n[0] >= 0 else { throw SondeError(.invalidInput, "impulses: rate must be 0 or more per second", at: location) }
-                _ = try amplitudes([n[1]])
-                channels[last].impulseRate = n[0]
-                channels[last].impulseAmplitude = n[1]
-            default:
-                throw SondeError(.invalidInput, "unknown channel setting '\(key)'; expected tone, noise, offset, drift or impulses", at: location)
-            }
-        }
-        guard let rate else {
-            throw SondeError(.invalidInput, "no 'rate = HZ' line", at: SourceLocation(file: source))
-        }
-        for (channel, line) in zip(channels, sectionLines) where !(channel.peakMagnitude <= largestSample) {
-            throw SondeError(
-                .invalidInput,
-                "channel \(channel.name): its settings add up to peaks of \(channel.peakMagnitude), beyond a 32-bit "
-                    + "sample's range (±3.4e38); expected smaller amplitudes",
-                at: SourceLocation(file: source, line: line))
-        }
-        return try DeviceProfile(name: name, sampleRate: rate, channels: channels)
-    }
-
     /// Reads and parses a profile file.
     public static func load(path: String) throws -> DeviceProfile {
-        return try parse(try text(path: path), source: path)
+        try parse(try text(path: path), source: path)
+    }
+
+    /// Parses profile text: TOML, or the format before 0.8 (`isLegacyText`).
+    /// - Parameter source: the file name for error messages.
+    /// - Throws: `SondeError(.invalidInput)` naming the file and the line or key.
+    public static func parse(_ text: String, source: String) throws -> DeviceProfile {
+        try isLegacyText(text) ? parseLegacyText(text, source: source) : parseTOML(text, source: source)
     }
 
     /// Profiles are short: anything beyond 1 MiB, or not a regular file, is refused.
