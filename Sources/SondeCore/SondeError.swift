@@ -13,8 +13,11 @@ public struct SondeError: Error, CustomStringConvertible, Sendable {
         case io
         /// A format or feature that sonde does not support.
         case unsupported
-        /// The run was cancelled (SIGINT, a closed stdout).
+        /// The run was cancelled (SIGINT).
         case cancelled
+        /// The reader of our output went away (EPIPE, as `sonde ... | head`): the run
+        /// stops, and it is not a failure.
+        case outputClosed
     }
 
     public var code: Code

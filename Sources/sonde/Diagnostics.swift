@@ -47,7 +47,7 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
         try await body()
     } catch let error as SondeError {
         switch error.code {
-        case .cancelled where error.message.hasPrefix("output closed"):
+        case .outputClosed:
             throw ExitCode.success
         case .cancelled:
             throw ExitCode(130)

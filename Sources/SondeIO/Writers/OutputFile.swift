@@ -179,7 +179,7 @@ public final class OutputFile {
     }
 
     /// Writes everything buffered to the descriptor.
-    /// - Throws: `SondeError(.cancelled)` when the reader of a pipe has gone (EPIPE), `.io` otherwise.
+    /// - Throws: `SondeError(.outputClosed)` when the reader of a pipe has gone (EPIPE), `.io` otherwise.
     public func flush() throws {
         var offset = 0
         try buffer.withUnsafeBytes { raw in
@@ -188,7 +188,7 @@ public final class OutputFile {
                 let written = Glibc.write(descriptor, base + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    if errno == EPIPE { throw SondeError(.cancelled, "output closed by its reader") }
+                    if errno == EPIPE { throw SondeError(.outputClosed, "output closed by its reader") }
                     throw SondeError(.io, "cannot write \(displayName): \(SystemCall.describe(errno))")
                 }
                 offset += written
