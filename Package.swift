@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "CKernelSupport"),
         // Linux system calls glibc declares only under _GNU_SOURCE (syncfs).
         .target(name: "CSystemCalls"),
-        .target(name: "SondeCore"),
+        // Text/make_powers_of_ten.py generates ShortestDecimal+PowersOfTen.swift.
+        .target(name: "SondeCore", exclude: ["Text/make_powers_of_ten.py"]),
         .target(
             name: "SondeDSP",
             dependencies: [
@@ -65,9 +66,7 @@ let package = Package(
         ),
         .target(
             name: "SondeIO",
-            dependencies: ["SondeCore", "CSndfile", "CZstd"],
-            // Generates ShortestDecimal+PowersOfTen.swift.
-            exclude: ["Writers/make_powers_of_ten.py"]
+            dependencies: ["SondeCore", "CSndfile", "CZstd"]
         ),
         .target(
             name: "SondePipeline",

@@ -1,4 +1,4 @@
-import SondeCore
+public import SondeCore
 import Foundation
 
 #if canImport(Glibc)
@@ -7,7 +7,7 @@ import Foundation
 
 /// Every setting that changes an output's numbers or bytes; a rerun into the same folder
 /// must have the same, or its outputs would mix.
-public struct DatasetSettings: Codable, Equatable, Sendable {
+public struct DatasetSettings: Decodable, Equatable, Sendable {
     public var window: Int
     public var hop: Int
     public var filters: [String]
@@ -31,6 +31,20 @@ public struct DatasetSettings: Codable, Equatable, Sendable {
         self.sampleType = sampleType
         self.format = format
     }
+
+    /// Keys sorted, absent options left out.
+    var json: JSONValue {
+        var members: [JSONValue.Member] = [.init("channels", .optional(channels)), .init("columns", .strings(columns))]
+        members += [.init("filters", .strings(filters)), .init("format", .string(format)), .init("hop", .integer(hop))]
+        members += [.init("rate", .optional(rate)), .init("sample_type", .optional(sampleType)), .init("window", .integer(window))]
+        return .object(members.filter { $0.value != .null })
+    }
+}
+
+/// A line of the manifest, written with `JSONValue` (keys in snake case, sorted; absent
+/// values left out) and read back with `JSONDecoder`.
+public protocol ManifestLine {
+    var json: JSONValue { get }
 }
 
 /// The record of a dataset run in its output folder, one JSON object per line, appended
@@ -46,7 +60,7 @@ public struct DatasetSettings: Codable, Equatable, Sendable {
 /// Each shard writes its own file (`manifest.jsonl`, or `manifest-K-of-N.jsonl`), so
 /// shards sharing a folder never write the same file.
 public struct DatasetManifest {
-    public struct Run: Codable, Equatable, Sendable {
+    public struct Run: Decodable, Equatable, Sendable, ManifestLine {
         public var type = "run"
         public var sonde: String
         public var build: String
@@ -64,13 +78,20 @@ public struct DatasetManifest {
             self.allInputs = allInputs
         }
 
+        public var json: JSONValue {
+            .object([
+                "all_inputs": .integer(allInputs), "build": .string(build), "inputs": .integer(inputs), "settings": settings.json,
+                "shard": .string(shard), "sonde": .string(sonde), "type": .string(type),
+            ])
+        }
+
         /// The parts a rerun must share with the first run.
         func isCompatible(with other: Run) -> Bool {
             sonde == other.sonde && build == other.build && settings == other.settings
         }
     }
 
-    public struct Input: Codable, Equatable, Sendable {
+    public struct Input: Decodable, Equatable, Sendable, ManifestLine {
         public var type = "input"
         public var index: Int
         public var input: String
@@ -85,13 +106,21 @@ public struct DatasetManifest {
             self.output = output
             self.size = size
         }
+
+        public var json: JSONValue {
+            let members: [JSONValue.Member] = [
+                .init("index", .integer(index)), .init("input", .string(input)), .init("output", .string(output)),
+                .init("path", .string(path)), .init("size", .optional(size)), .init("type", .string(type)),
+            ]
+            return .object(members.filter { $0.value != .null })
+        }
     }
 
-    public enum Status: String, Codable, Sendable {
+    public enum Status: String, Decodable, Sendable {
         case ok, skipped, failed
     }
 
-    public struct Result: Codable, Equatable, Sendable {
+    public struct Result: Decodable, Equatable, Sendable, ManifestLine {
         public var type = "result"
         public var index: Int
         public var status: Status
@@ -113,6 +142,16 @@ public struct DatasetManifest {
             self.frames = frames
             self.records = records
             self.error = error
+        }
+
+        public var json: JSONValue {
+            let members: [JSONValue.Member] = [
+                .init("error", .optional(error)), .init("frames", .optional(frames)), .init("index", .integer(index)),
+                .init("output", .optional(output)), .init("records", .optional(records)),
+                .init("samples_per_channel", .optional(samplesPerChannel)), .init("status", .string(status.rawValue)),
+                .init("type", .string(type)),
+            ]
+            return .object(members.filter { $0.value != .null })
         }
     }
 
@@ -171,7 +210,6 @@ public struct DatasetManifest {
 public final class ManifestWriter {
     private let descriptor: Int32
     private let path: String
-    private let encoder: JSONEncoder
 
     /// Opens (creating) `path` for appending.
     public init(path: String) throws {
@@ -180,15 +218,13 @@ public final class ManifestWriter {
         guard descriptor >= 0 else {
             throw SondeError(.io, "cannot write the manifest '\(path)': \(String(cString: strerror(errno)))")
         }
-        encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
     deinit { close(descriptor) }
 
-    public func append(_ value: some Encodable) throws {
-        var line = [UInt8](try encoder.encode(value))
+    public func append(_ value: some ManifestLine) throws {
+        var line: [UInt8] = []
+        value.json.write(into: &line)
         line.append(10)
         let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == line.count else {

@@ -4,15 +4,15 @@ import SondeMeasurements
 
 /// The JSON columns of `measurements`, with field names that are part of the schema.
 enum StoredJSON {
-    private struct Clock: Codable {
+    private struct Clock: Decodable {
         var kind: String
         var sampleRate: Double
         var offset: Double?
         var epochOfFirstSample: Double?
     }
 
-    private struct Summary: Codable {
-        struct Channel: Codable {
+    private struct Summary: Decodable {
+        struct Channel: Decodable {
             var name: String
             var means: [Double]
         }
@@ -21,12 +21,15 @@ enum StoredJSON {
         var channels: [Channel]
     }
 
+    // Written with `JSONValue` (keys sorted, as the rows written before it have them);
+    // read with `JSONDecoder` into the Codable shapes above.
+
     static func encode(_ clock: RecordClock) throws -> String {
         switch clock {
         case .seconds(let rate, let offset):
-            try text(Clock(kind: "seconds", sampleRate: rate, offset: offset))
+            JSONValue.object(["kind": .string("seconds"), "offset": .number(offset), "sampleRate": .number(rate)]).text
         case .wallClock(let rate, let epoch):
-            try text(Clock(kind: "wall_clock", sampleRate: rate, epochOfFirstSample: epoch))
+            JSONValue.object(["epochOfFirstSample": .number(epoch), "kind": .string("wall_clock"), "sampleRate": .number(rate)]).text
         }
     }
 
@@ -40,12 +43,11 @@ enum StoredJSON {
     }
 
     static func encode(_ summary: MeasurementSummary) throws -> String {
-        try text(
-            Summary(
-                frames: summary.frameCount, columns: summary.columns,
-                channels: summary.channels.map { Summary.Channel(name: $0.name, means: $0.means) }
-            )
-        )
+        JSONValue.object([
+            "channels": .array(summary.channels.map { .object(["means": .numbers($0.means), "name": .string($0.name)]) }),
+            "columns": .strings(summary.columns),
+            "frames": .integer(summary.frameCount),
+        ]).text
     }
 
     static func decodeSummary(_ text: String) throws -> MeasurementSummary {
@@ -57,16 +59,10 @@ enum StoredJSON {
     }
 
     static func encode(_ strings: [String]) throws -> String {
-        try text(strings)
+        JSONValue.strings(strings).text
     }
 
     static func decodeStrings(_ text: String) throws -> [String] {
         try JSONDecoder().decode([String].self, from: Data(text.utf8))
-    }
-
-    private static func text(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

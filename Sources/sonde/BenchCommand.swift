@@ -190,7 +190,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     static func json(_ report: [(String, BenchValue)]) -> String {
-        "{" + report.map { name, value in "\"\(name)\":\(value.json)" }.joined(separator: ",") + "}"
+        JSONValue.object(report.map { JSONValue.Member($0.0, $0.1.json) }).text
     }
 }
 
@@ -206,10 +206,10 @@ enum BenchValue {
         }
     }
 
-    var json: String {
+    var json: JSONValue {
         switch self {
-        case .integer(let value): String(value)
-        case .number(let value): value.isFinite ? "\(value)" : "null"
+        case .integer(let value): .integer(value)
+        case .number(let value): .number(value)
         }
     }
 }

@@ -83,24 +83,12 @@ struct MeasureCommand: ServiceCommand {
         if interrupts.signal == SIGTERM { throw ExitCode(143) }
     }
 
-    /// The settings as JSON text, as `MeasurementCapture` expects.
+    /// The settings as JSON text, as `MeasurementCapture` expects: `PipelineSettings.json`
+    /// with the rate and the capture's duration.
     private func settingsJSON(_ settings: PipelineSettings, rate: Double) -> String {
-        var object: [String: Any] = [
-            "window": settings.frameLength, "hop": settings.hop, "rate": rate,
-            "filters": settings.filters.map(\.description),
-            "features": settings.features.map(\.rawValue),
-            "bands": settings.bands.map(\.columnName),
-        ]
-        let families = settings.families
-        if families != FamilyOptions() {
-            // Section-7 families: the columns they add and the options that shape them.
-            object["columns"] = (try? settings.valueColumns(sampleRate: rate)) ?? []
-            object["velocity_band"] = "\(families.velocityBand.low.compactDescription)-\(families.velocityBand.high.compactDescription)"
-            object["reference"] = families.reference
-        }
-        object["duration"] = duration
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        guard case .object(var members) = settings.json(rate: rate, version: ParquetOptions.version) else { return "{}" }
+        members.append(.init("duration", .string(duration)))
+        return JSONValue.object(members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).text
     }
 }
 

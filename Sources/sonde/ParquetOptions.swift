@@ -50,15 +50,8 @@ struct ParquetOptions: ParsableArguments {
         )
     }
 
-    /// `settings` as the JSON object of `sonde.settings`: window, hop, filters, features, bands.
+    /// `settings` as the JSON object of `sonde.settings` (`PipelineSettings.json`).
     static func settingsJSON(_ settings: PipelineSettings) -> String {
-        let object: [String: Any] = [
-            "window": settings.frameLength, "hop": settings.hop,
-            "filters": settings.filters.map(\.description),
-            "features": settings.features.map(\.rawValue),
-            "bands": settings.bands.map(\.columnName),
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        settings.json(version: version).text
     }
 }

@@ -3,7 +3,7 @@ import SondeCore
 
 /// The device a user has paired with: what `sonde device status` reports and what
 /// `sonde stream` and `sonde measure` read from when no input is named.
-public struct PairedDevice: Codable, Sendable, Equatable {
+public struct PairedDevice: Decodable, Sendable, Equatable {
     public var id: String
     /// Where the profile came from (a path, or `default`).
     public var profileSource: String
@@ -11,6 +11,14 @@ public struct PairedDevice: Codable, Sendable, Equatable {
     public var profileText: String
     public var seed: UInt64
     public var pairedAt: Date
+
+    /// `device.json`'s text: written with `JSONValue`, read back with `JSONDecoder`.
+    var json: JSONValue {
+        .object([
+            "id": .string(id), "pairedAt": .string(pairedAt.formatted(.iso8601)), "profileSource": .string(profileSource),
+            "profileText": .string(profileText), "seed": .verbatim(String(seed)),
+        ])
+    }
 
     /// The simulated device this pairing describes.
     public func makeDevice() throws -> SimulatedDevice {
@@ -46,10 +54,7 @@ public struct FileDeviceConnection: DeviceConnectionService {
         let paired = PairedDevice(id: device.deviceID, profileSource: profileSource, profileText: profileText, seed: seed, pairedAt: Date())
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
-            try encoder.encode(paired).write(to: file, options: .atomic)
+            try Data(paired.json.text.utf8).write(to: file, options: .atomic)
         } catch {
             throw SondeError(.io, "cannot remember the device in \(file.path): \(error.localizedDescription)")
         }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import _SondeTestSupport
 
-@testable import SondeIO
+@testable import SondeCore
 
 /// Records print numbers with `ShortestDecimal`, not `Double.description`, for speed;
 /// FEATURES.md asks for the shortest text that reads back to the same Double, and we
@@ -15,7 +15,7 @@ import _SondeTestSupport
 struct NumberFormattingTests {
     private let randomCount = ProcessInfo.processInfo.environment["SONDE_FORMAT_CHECK_VALUES"].flatMap(Int.init) ?? 100_000
 
-    private func expectDescriptionSpelling(_ values: some Sequence<Double>, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectDescriptionSpelling(_ values: some Sequence<Double>, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         var buffer: [UInt8] = []
         var mismatches = 0
         for value in values where value.isFinite {

@@ -9,13 +9,13 @@
 /// rounded to odd so that comparing it with the candidate decimals stays exact, and the
 /// answer is one of at most four candidates of two lengths. No loop over digits, no big
 /// integers. `NumberFormattingTests` holds it to `description`, byte for byte.
-struct ShortestDecimal {
+package struct ShortestDecimal {
     /// Without trailing zeros.
-    var significand: UInt64
-    var exponent: Int
+    package var significand: UInt64
+    package var exponent: Int
 
     /// `value` must be finite and non-zero; its sign is ignored.
-    init(_ value: Double) {
+    package init(_ value: Double) {
         let bits = value.bitPattern
         let fraction = bits & (1 << 52 - 1)
         let biasedExponent = Int(truncatingIfNeeded: (bits >> 52) & 0x7ff)

@@ -1,7 +1,7 @@
 extension ShortestDecimal {
     /// The bytes `write(_:into:)` needs: the text is at most 24 bytes
     /// ("-1.2345678901234567e-308"), but digits are stored 16 at a time past its end.
-    static let textScratchCount = 48
+    package static let textScratchCount = 48
 
     /// Writes a finite `value` the way Swift's `description` spells it and returns the byte
     /// count: "0.0", "-12.5", "1000000.0", "0.0001", "1e-05", "1.2345678901234567e+16".
@@ -11,7 +11,7 @@ extension ShortestDecimal {
     /// The digits stay in registers and are only ever stored, in blocks that may run past
     /// the text's end and are overwritten or ignored: reading back bytes just stored in
     /// pieces would stall on store forwarding.
-    static func write(_ value: Double, into text: UnsafeMutableRawBufferPointer) -> Int {
+    package static func write(_ value: Double, into text: UnsafeMutableRawBufferPointer) -> Int {
         precondition(text.count >= textScratchCount && value.isFinite)
         guard let start = text.baseAddress else { return 0 }
         var out = start

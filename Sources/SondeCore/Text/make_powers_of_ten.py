@@ -6,7 +6,7 @@ Each entry is g = floor(10^e * 2^(127 - floor(log2(10^e)))) + 1, so 2^127 <= g <
 g over-estimates 10^e's significand by at most one unit in its last place, the bound the
 Schubfach proof needs. Python's integers make every entry exact.
 
-Run from the repository root:  python3 Sources/SondeIO/Writers/make_powers_of_ten.py
+Run from the repository root:  python3 Sources/SondeCore/Text/make_powers_of_ten.py
 """
 
 import pathlib

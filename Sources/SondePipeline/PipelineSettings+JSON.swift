@@ -1,0 +1,32 @@
+public import SondeCore
+import SondeDSP
+
+extension PipelineSettings {
+    /// The settings as the JSON object that outputs carry (Parquet's `sonde.settings`, a
+    /// saved measurement's settings): the sonde version, framing, filters, features and
+    /// bands; with `rate`, the rate and, when a section-7 family is on, its columns and
+    /// options. Keys sorted, so the text is the same for the same settings.
+    public func json(rate: Double? = nil, version: String) -> JSONValue {
+        var members: [JSONValue.Member] = [
+            .init("bands", .strings(bands.map(\.columnName))),
+            .init("features", .strings(features.map(\.rawValue))),
+            .init("filters", .strings(filters.map(\.description))),
+            .init("hop", .integer(hop)),
+            .init("sonde", .string(version)),
+            .init("window", .integer(frameLength)),
+        ]
+        if let rate {
+            members.append(.init("rate", .number(rate)))
+            if families != FamilyOptions() {
+                let columns = (try? valueColumns(sampleRate: rate)) ?? []
+                let band = families.velocityBand
+                members += [
+                    .init("columns", .strings(columns)),
+                    .init("reference", .number(families.reference)),
+                    .init("velocity_band", .string("\(band.low.compactDescription)-\(band.high.compactDescription)")),
+                ]
+            }
+        }
+        return .object(members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+    }
+}
