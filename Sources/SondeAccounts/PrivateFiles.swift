@@ -21,39 +21,18 @@ public enum PrivateFiles {
         }
     }
 
-    /// Writes `contents` to `path` with mode 0600, atomically: a temporary file in the same
-    /// directory, fsync, rename. Whoever reads `path` sees the old contents or the new.
+    /// Writes `contents` to `path` with mode 0600, atomically and durably (`AtomicFile`):
+    /// whoever reads `path` sees the old contents or the new. A symbolic link at `path` is
+    /// replaced, not followed.
     public static func write(_ contents: String, to path: String) throws {
-        var template = Array("\(path).tmp-XXXXXX".utf8CString)
-        // mkstemp creates the file 0600 whatever the umask.
-        let fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw error("cannot write '\(path)'") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let file = try AtomicFile(replacing: path, mode: .exactly(0o600), followingLinks: false)
         do {
-            defer { close(fd) }
-            try check(fchmod(fd, 0o600), "cannot set the mode of '\(temporary)'")
-            var bytes = Array(contents.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes { raw in
-                    Glibc.write(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-                }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw error("cannot write '\(temporary)'")
-                }
-                offset += written
-            }
-            try check(fsync(fd), "cannot write '\(temporary)'")
+            try Array(contents.utf8).withUnsafeBytes { try SystemCall.writeAll(file.descriptor, $0) }
         } catch {
-            unlink(temporary)
-            throw error
+            file.abandon()
+            throw SondeError(.io, "cannot write '\(path)': \(error)")
         }
-        if rename(temporary, path) != 0 {
-            let failure = error("cannot create '\(path)'")
-            unlink(temporary)
-            throw failure
-        }
+        try file.commit(sync: true)
     }
 
     /// The file's contents, or nil if it does not exist: a regular file of at most
@@ -66,10 +45,6 @@ public enum PrivateFiles {
     /// Deletes `path`; a missing file is not an error.
     public static func remove(_ path: String) throws {
         if unlink(path) != 0 && errno != ENOENT { throw error("cannot delete '\(path)'") }
-    }
-
-    private static func check(_ result: Int32, _ what: @autoclosure () -> String) throws {
-        if result != 0 { throw error(what()) }
     }
 
     private static func error(_ what: String) -> SondeError {

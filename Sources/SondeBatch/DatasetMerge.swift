@@ -151,11 +151,13 @@ private final class MergedFile {
     }
 
     private func read(at offset: Int, into chunk: inout [UInt8]) throws -> Int {
-        while true {
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw SondeError(.io, "cannot read '\(path)': it ended early") }
-            return count
+        let count: Int
+        do {
+            count = try chunk.withUnsafeMutableBytes { try SystemCall.readFully(descriptor, at: offset, into: $0) }
+        } catch {
+            throw SondeError(.io, "cannot read '\(path)': \(error)")
         }
+        guard count > 0 else { throw SondeError(.io, "cannot read '\(path)': it ended early") }
+        return count
     }
 }

@@ -28,15 +28,8 @@ enum Diagnostics {
     private static func writeLine(_ line: String) {
         var bytes = Array(line.utf8)
         bytes.append(10)
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = write(2, base + offset, raw.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        // A failed write to stderr has nowhere to be reported.
+        bytes.withUnsafeBytes { try? SystemCall.writeAll(2, $0) }
     }
 }
 

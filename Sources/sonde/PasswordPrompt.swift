@@ -1,4 +1,5 @@
 import SondeAccounts
+import SondeCore
 
 #if canImport(Glibc)
     import Glibc
@@ -33,8 +34,7 @@ enum PasswordPrompt {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let count = Glibc.read(descriptor, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
+            let count = (try? SystemCall.retrying { Glibc.read(descriptor, &byte, 1) }) ?? 0
             if count <= 0 || byte == 10 { break }
             bytes.append(byte)
         }

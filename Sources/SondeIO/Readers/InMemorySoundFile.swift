@@ -1,4 +1,5 @@
 import CSndfile
+import SondeCore
 
 #if canImport(Glibc)
     import Glibc
@@ -19,15 +20,9 @@ final class InMemorySoundFile {
     init?(descriptor: Int32, size: Int) {
         guard size > 0, size <= Self.sizeLimit else { return nil }
         bytes = .allocate(byteCount: size, alignment: 16)
-        var done = 0
-        while done < size {
-            let count = pread(descriptor, bytes.baseAddress.map { $0 + done }, size - done, off_t(done))
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                bytes.deallocate()
-                return nil
-            }
-            done += count
+        guard (try? SystemCall.readFully(descriptor, at: 0, into: bytes)) == size else {
+            bytes.deallocate()
+            return nil
         }
     }
 

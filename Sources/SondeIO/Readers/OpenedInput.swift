@@ -31,12 +31,11 @@ struct OpenedInput {
     ///   a file that may not be read, a directory.
     static func open(path: String) throws -> OpenedInput {
         let expected = "expected a sample file (CSV, WAV, FLAC, AIFF, Ogg or raw samples)"
-        var descriptor: Int32
-        repeat {
-            descriptor = openReadOnly(path)
-        } while descriptor < 0 && errno == EINTR
-        if descriptor < 0 {
-            let code = errno
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCall.retrying { openReadOnly(path) }
+        } catch {
+            let code = error.code
             switch code {
             case ENOENT:
                 throw SondeError(.io, "\(path): no such file; \(expected)")

@@ -45,15 +45,10 @@ public final class RecordingSource: SampleSource {
             default: withUnsafeBytes(of: buffer[i].bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
             }
         }
-        try bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, base + offset, raw.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw SondeError(.io, "--record \(path): \(String(cString: strerror(errno)))") }
-                offset += written
-            }
+        do {
+            try bytes.withUnsafeBytes { try SystemCall.writeAll(descriptor, $0) }
+        } catch {
+            throw SondeError(.io, "--record \(path): \(error)")
         }
         return frames
     }

@@ -20,13 +20,13 @@ public enum SmallFile {
     /// - Throws: `SondeError(.io)` for a file that is not regular, larger than `limit` (it
     ///   is never read past `limit + 1` bytes, even if it grows), or unreadable.
     public static func read(_ path: String, limit: Int, what: String) throws -> [UInt8]? {
-        var descriptor: Int32
-        repeat {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        } while descriptor < 0 && errno == EINTR
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            throw failure(path, what, reason: String(cString: strerror(errno)))
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCall.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        } catch where error.code == ENOENT {
+            return nil
+        } catch {
+            throw failure(path, what, reason: error.description)
         }
         defer { close(descriptor) }
         var status = stat()
@@ -38,17 +38,11 @@ public enum SmallFile {
             throw failure(path, what, reason: "\(status.st_size) bytes; expected at most \(limit)")
         }
         var contents = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count < contents.count {
-            let got = contents.withUnsafeMutableBytes { bytes in
-                Glibc.read(descriptor, bytes.baseAddress.map { $0 + count }, bytes.count - count)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw failure(path, what, reason: String(cString: strerror(errno)))
-            }
-            if got == 0 { break }
-            count += got
+        let count: Int
+        do {
+            count = try contents.withUnsafeMutableBytes { try SystemCall.readFully(descriptor, into: $0) }
+        } catch {
+            throw failure(path, what, reason: "\(error)")
         }
         guard count <= limit else { throw failure(path, what, reason: "grew beyond \(limit) bytes while read") }
         return Array(contents[0..<count])
