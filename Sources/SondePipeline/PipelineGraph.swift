@@ -193,9 +193,9 @@ public final class PipelineGraph: Sendable {
         }
     }
 
-    /// One input: opened on its lane's thread, its stage made and its first read done in
-    /// the same call (a short clip then needs one hand-off to that thread, not three), then
-    /// read there to its end and cut into jobs.
+    /// One input: opened on its lane's thread (on this one when it `opensQuickly`), its
+    /// stage made and its first read done in the same call (a short clip is then read
+    /// whole), then read there to its end and cut into jobs.
     private func runInput(
         _ index: Int, of inputs: Inputs, on lane: BlockingThread<Int>, sizes: StageSizes, bufferPool: StageBufferPool,
         slot: ResultSlot<OpenedStage>, work: AsyncBoundedQueue<WorkItem>, failure: GraphFailure, urgent: UrgentJobs
@@ -203,7 +203,7 @@ public final class PipelineGraph: Sendable {
         let stage: SourceStage
         do {
             let box = OpenedBox()
-            lane.replaceCall { [self] in
+            let openStage: @Sendable () throws -> Int = { [self] in
                 let input = try inputs.open(index)
                 let buffers = bufferPool.take(channelCount: input.source.format.channelCount)
                 do {
@@ -218,7 +218,16 @@ public final class PipelineGraph: Sendable {
                 }
                 return 0
             }
-            guard try await lane.run() != nil, let opened = box.stage else {
+            if inputs.opensQuickly(index) {
+                _ = try openStage()
+            } else {
+                lane.replaceCall(openStage)
+                guard try await lane.run() != nil else {
+                    slot.abandon()
+                    return
+                }
+            }
+            guard let opened = box.stage else {
                 slot.abandon()
                 return
             }

@@ -257,7 +257,7 @@ struct ProcessCommand: AsyncParsableCommand {
         options: SampleSourceOptions
     ) -> PipelineGraph.Inputs {
         let first = FirstInput(first)
-        return PipelineGraph.Inputs(count: inputs.count, name: { inputs[$0].name }) { index in
+        return PipelineGraph.Inputs(count: inputs.count, name: { inputs[$0].name }, opensQuickly: { inputs[$0].isSmallRegularFile }) { index in
             if index == 0, let opened = first.take() { return opened }
             let opened = try open(inputs[index], settings: settings, options: options)
             let rate = opened.source.format.sampleRate

@@ -14,6 +14,14 @@ public struct SampleInput: Sendable, Equatable {
         self.path = path
         self.name = name
     }
+
+    /// Whether the input is a regular file small enough to be read whole in one call
+    /// (`InMemorySoundFile`'s limit): opening and reading it never waits on another
+    /// process, so the pipeline may do it on its own threads (`Inputs.opensQuickly`).
+    public var isSmallRegularFile: Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && Int(status.st_size) <= InMemorySoundFile.sizeLimit
+    }
 }
 
 /// Turns FILE arguments and `--files-from` lists into the ordered list of inputs.
