@@ -11,9 +11,14 @@ public struct SQLiteMeasurementStore: MeasurementStore {
     let database: SQLiteDatabase
     let afterBatchInserted: (@Sendable (_ sequence: Int) -> Void)?
 
+    public init(database: SQLiteDatabase) {
+        self.init(database: database, afterBatchInserted: nil)
+    }
+
     /// - Parameter afterBatchInserted: called inside the insert transaction after each
-    ///   batch row. Only crash tests set it (to kill a process in the middle of a save).
-    public init(database: SQLiteDatabase, afterBatchInserted: (@Sendable (_ sequence: Int) -> Void)? = nil) {
+    ///   batch row. Only crash tests set it (to kill a process in the middle of a save), so
+    ///   it is not public API.
+    package init(database: SQLiteDatabase, afterBatchInserted: (@Sendable (_ sequence: Int) -> Void)?) {
         self.database = database
         self.afterBatchInserted = afterBatchInserted
     }
