@@ -14,7 +14,7 @@ public enum FeatureCatalog {
     }
 
     /// Every group, in column order.
-    public static var groups: [Group] {
+    public static let groups: [Group] = {
         func family(_ type: any FeatureFamily.Type) -> Group {
             let declaration = type.declaration
             return Group(
@@ -40,10 +40,10 @@ public enum FeatureCatalog {
                     columns: [FeatureDeclaration.bandPower], options: [])
             ]
             + FeatureFamilies.registered.filter { $0.followsBandPowers }.map(family)
-    }
+    }()
 
     /// Every declaration, in column order.
-    public static var declarations: [FeatureDeclaration] { groups.flatMap(\.columns) }
+    public static let declarations: [FeatureDeclaration] = groups.flatMap(\.columns)
 
     /// The declaration of a column as `sonde process` names it (`rms`, `band_power:0-100`,
     /// `mel_3`), or nil for a name no declaration covers.
