@@ -112,7 +112,7 @@ let package = Package(
         ),
         .target(
             name: "_SondeTestSupport",
-            dependencies: ["SondeCore"],
+            dependencies: ["SondeCore", "SondeDSP"],
             path: "Tests/_SondeTestSupport"
         ),
         .testTarget(name: "SondeCoreTests", dependencies: ["SondeCore", "_SondeTestSupport"]),

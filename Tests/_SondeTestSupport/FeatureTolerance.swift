@@ -1,10 +1,13 @@
 import Foundation
+import SondeCore
+import SondeDSP
 
-/// The reference-check tolerances of FEATURES.md: `|got - want| <= 1e-4 |want| + floor`,
-/// with the floor depending on the column's unit and the frame's own scale.
+/// The reference-check tolerances of FEATURES.md, as each column's declaration states them
+/// (`FeatureCatalog`): `|got - want| <= relative·|want| + coefficient·scale`, the scale
+/// read from the reference record itself.
 public enum FeatureTolerance {
     /// Compares one record of sonde's output with the reference record and returns a
-    /// description of every column that disagrees (empty when all agree).
+    /// description of every column that disagrees or is not declared (empty when all agree).
     /// - Parameters:
     ///   - sampleRate: fs of the input, for the frequency floors.
     ///   - frameLength: N, for `spectral_flux`'s floor (section 7 columns only).
@@ -19,12 +22,22 @@ public enum FeatureTolerance {
         let peak = value("peak", in: want).map(abs) ?? 0
         let amplitude = peak == 0 ? 1 : peak
         let totalPower = value("total_power", in: want) ?? 0
-        let powerScale = totalPower == 0 ? 1e-30 : 1e-9 * totalPower
         // mel_*/mfcc_*: 1e-6·(1 + max_j |mel_j|) dB. Without mel columns, max |mfcc_j|/16 is
         // a lower bound of max |mel_j| (Parseval, M <= 256), so the floor is only stricter.
         let mels = columns.indices.filter { columns[$0].hasPrefix("mel_") }.compactMap { Double(want[$0]) }.map(abs)
         let mfccs = columns.indices.filter { columns[$0].hasPrefix("mfcc_") }.compactMap { Double(want[$0]) }.map(abs)
         let melScale = mels.max() ?? (mfccs.max() ?? 0) / 16
+        func scale(_ scale: ToleranceClass.Scale) -> Double {
+            switch scale {
+            case .one: 1
+            case .peak: amplitude
+            case .totalPower: totalPower
+            case .sampleRate: sampleRate
+            case .peakTimesFrameLength: amplitude * Double(frameLength)
+            case .peakOverVelocityBand: amplitude / (2 * Double.pi * velocityLow)
+            case .melLevels: 1 + melScale
+            }
+        }
         // A flat frame (peak_to_peak 0) is checked to 1e-9 relative.
         let isFlat = value("peak_to_peak", in: want) == 0
         for (index, name) in columns.enumerated() {
@@ -32,7 +45,11 @@ public enum FeatureTolerance {
                 problems.append("\(name): missing")
                 continue
             }
-            if name == "channel" || name == "file" || name == "frame" || name == "start" {
+            guard let declaration = FeatureCatalog.declaration(ofColumn: name) else {
+                problems.append("\(name): no declaration in FeatureCatalog")
+                continue
+            }
+            guard let bound = declaration.tolerance.bound else {
                 if got[index] != want[index] { problems.append("\(name): got \(got[index]), want \(want[index])") }
                 continue
             }
@@ -40,25 +57,10 @@ public enum FeatureTolerance {
                 problems.append("\(name): got \(got[index]), want \(want[index]) (not numbers)")
                 continue
             }
-            let relative = isFlat ? 1e-9 : 1e-4
-            let floor: Double
-            switch name {
-            case "time": floor = 0
-            case "mean", "rms", "std", "peak", "peak_to_peak", "dominant_amplitude": floor = 1e-9 * amplitude
-            case "total_power": floor = powerScale
-            case _ where name.hasPrefix("band_power:"): floor = powerScale
-            case "dominant_frequency", "spectral_centroid", "spectral_bandwidth", "spectral_rolloff": floor = 1e-6 * sampleRate
-            case "snr_db": floor = 1e-3
-            case _ where name.hasPrefix("mel_") || name.hasPrefix("mfcc_"): floor = 1e-6 * (1 + melScale)
-            case "spectral_flux": floor = 1e-9 * amplitude * Double(frameLength)
-            case "velocity_rms": floor = 1e-9 * amplitude / (2 * Double.pi * velocityLow)
-            case "envelope_rms": floor = 1e-9 * amplitude
-            case "envelope_frequency": floor = 1e-6 * sampleRate
-            case "level_a", "level_c": floor = 1e-6
-            case _ where name.hasPrefix("octave:") || name.hasPrefix("third_octave:"): floor = 1e-6
-            default: floor = 1e-9
-            }
-            let allowed = name == "time" ? 1e-9 * abs(w) + 1e-12 : relative * abs(w) + floor
+            let relative = isFlat && declaration.tolerance != .time ? 1e-9 : bound.relative
+            // total_power's floor is 1e-30 for a frame without power.
+            let floor = bound.scale == .totalPower && totalPower == 0 ? 1e-30 : bound.coefficient * scale(bound.scale)
+            let allowed = relative * abs(w) + floor
             if !(abs(g - w) <= allowed) {
                 problems.append("\(name): got \(g), want \(w) (|diff| \(abs(g - w)) > \(allowed))")
             }

@@ -22,8 +22,8 @@ public final class FeatureExtractor {
     private let power: UnsafeMutableBufferPointer<Double>
     /// Half-open bin ranges of the requested bands, precomputed from `f[k] = k*fs/N`.
     private let bandBins: [Range<Int>]
-    /// Where each requested feature sits in `FrameFeatures`' fixed order.
-    private let featureSlots: [Int]
+    /// Where each requested feature's value sits in `FrameFeatures`, in bytes.
+    private let featureOffsets: [Int]
     private let needsSpectrum: Bool
     /// ln(N/2 + 1), the entropy's normaliser.
     private let logBinCount: Double
@@ -60,11 +60,9 @@ public final class FeatureExtractor {
             guard let first = bins.first, let last = bins.last else { return 0..<0 }
             return first..<(last + 1)
         }
-        featureSlots = configuration.features.map { feature in
-            Feature.allCases.firstIndex(of: feature) ?? 0
-        }
-        let timeDomainOnly: Set<Feature> = [.mean, .rms, .std, .peak, .peakToPeak, .crestFactor, .zeroCrossingRate]
-        needsMoments = configuration.features.contains { $0 == .std || $0 == .skewness || $0 == .kurtosis }
+        featureOffsets = configuration.features.map(FrameFeatures.byteOffset(of:))
+        let inputs = Set(configuration.features.map(\.declaration.input))
+        needsMoments = inputs.contains(.moments)
         // Columns: features, families before the bands, bands, families after them.
         var column = configuration.features.count
         var bandColumn = column
@@ -84,9 +82,8 @@ public final class FeatureExtractor {
         self.families = families
         self.bandColumn = bandColumn
         dependsOnPreviousFrame = families.contains { type(of: $0.family).dependsOnPreviousFrame }
-        // Every family reads the spectrum.
-        needsSpectrum = !families.isEmpty || !configuration.bands.isEmpty
-            || configuration.features.contains { !timeDomainOnly.contains($0) && $0 != .skewness && $0 != .kurtosis }
+        // Every family and band reads the spectrum.
+        needsSpectrum = !families.isEmpty || !configuration.bands.isEmpty || inputs.contains(.spectrum)
     }
 
     deinit {
@@ -108,8 +105,8 @@ public final class FeatureExtractor {
             let sums = computeSpectrum(flatValue: flatValue)
             measureSpectrum(sums, into: &all, isFlat: flatValue != nil)
         }
-        all.withUnsafeValues { allValues in
-            for (column, slot) in featureSlots.enumerated() { values[column] = allValues[slot] }
+        withUnsafeBytes(of: all) { allValues in
+            for (column, offset) in featureOffsets.enumerated() { values[column] = allValues.load(fromByteOffset: offset, as: Double.self) }
         }
         let df = configuration.sampleRate / Double(length)
         guard let p = power.baseAddress else { return }

@@ -1,38 +1,46 @@
 import SondeCore
 
-/// Every feature of one frame, stored in `Feature.allCases` order so that the requested
-/// columns are picked by index. Degenerate cases stay at their defined value 0.
+/// Every default feature of one frame, by name; a value a degenerate frame does not set
+/// stays at its defined 0.
+///
+/// The extractor copies the requested features out by their byte offsets in this struct,
+/// found once from `keyPath(for:)`: picking a column costs a load per frame, as it did when
+/// the values sat in a numbered array, and a new feature needs no renumbering.
 struct FrameFeatures {
-    private var storage = InlineArray<19, Double>(repeating: 0)
+    var mean = 0.0, rms = 0.0, std = 0.0, peak = 0.0, peakToPeak = 0.0, crestFactor = 0.0
+    var skewness = 0.0, kurtosis = 0.0, zeroCrossingRate = 0.0
+    var totalPower = 0.0, dominantFrequency = 0.0, dominantAmplitude = 0.0
+    var spectralCentroid = 0.0, spectralBandwidth = 0.0, spectralRolloff = 0.0
+    var spectralFlatness = 0.0, spectralEntropy = 0.0, thd = 0.0, snrDB = 0.0
 
-    init() {
-        assert(Feature.allCases.count == 19, "FrameFeatures' storage must hold every Feature")
-    }
-
-    func withUnsafeValues<R>(_ body: (UnsafeBufferPointer<Double>) -> R) -> R {
-        var copy = storage
-        return withUnsafeMutableBytes(of: &copy) { raw in
-            body(UnsafeBufferPointer(raw.bindMemory(to: Double.self)))
+    /// Where `feature`'s value is stored (exhaustive: a new `Feature` needs a line here).
+    static func keyPath(for feature: Feature) -> KeyPath<FrameFeatures, Double> {
+        switch feature {
+        case .mean: \.mean
+        case .rms: \.rms
+        case .std: \.std
+        case .peak: \.peak
+        case .peakToPeak: \.peakToPeak
+        case .crestFactor: \.crestFactor
+        case .skewness: \.skewness
+        case .kurtosis: \.kurtosis
+        case .zeroCrossingRate: \.zeroCrossingRate
+        case .totalPower: \.totalPower
+        case .dominantFrequency: \.dominantFrequency
+        case .dominantAmplitude: \.dominantAmplitude
+        case .spectralCentroid: \.spectralCentroid
+        case .spectralBandwidth: \.spectralBandwidth
+        case .spectralRolloff: \.spectralRolloff
+        case .spectralFlatness: \.spectralFlatness
+        case .spectralEntropy: \.spectralEntropy
+        case .thd: \.thd
+        case .snrDB: \.snrDB
         }
     }
 
-    var mean: Double { get { storage[0] } set { storage[0] = newValue } }
-    var rms: Double { get { storage[1] } set { storage[1] = newValue } }
-    var std: Double { get { storage[2] } set { storage[2] = newValue } }
-    var peak: Double { get { storage[3] } set { storage[3] = newValue } }
-    var peakToPeak: Double { get { storage[4] } set { storage[4] = newValue } }
-    var crestFactor: Double { get { storage[5] } set { storage[5] = newValue } }
-    var skewness: Double { get { storage[6] } set { storage[6] = newValue } }
-    var kurtosis: Double { get { storage[7] } set { storage[7] = newValue } }
-    var zeroCrossingRate: Double { get { storage[8] } set { storage[8] = newValue } }
-    var totalPower: Double { get { storage[9] } set { storage[9] = newValue } }
-    var dominantFrequency: Double { get { storage[10] } set { storage[10] = newValue } }
-    var dominantAmplitude: Double { get { storage[11] } set { storage[11] = newValue } }
-    var spectralCentroid: Double { get { storage[12] } set { storage[12] = newValue } }
-    var spectralBandwidth: Double { get { storage[13] } set { storage[13] = newValue } }
-    var spectralRolloff: Double { get { storage[14] } set { storage[14] = newValue } }
-    var spectralFlatness: Double { get { storage[15] } set { storage[15] = newValue } }
-    var spectralEntropy: Double { get { storage[16] } set { storage[16] = newValue } }
-    var thd: Double { get { storage[17] } set { storage[17] = newValue } }
-    var snrDB: Double { get { storage[18] } set { storage[18] = newValue } }
+    /// The byte offset of `feature`'s value, for `withUnsafeBytes(of:)` (stored properties
+    /// always have one).
+    static func byteOffset(of feature: Feature) -> Int {
+        MemoryLayout<FrameFeatures>.offset(of: keyPath(for: feature)) ?? 0
+    }
 }

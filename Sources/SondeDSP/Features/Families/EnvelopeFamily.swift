@@ -1,4 +1,5 @@
 import Foundation
+import SondeCore
 
 /// `envelope_rms`, `envelope_frequency`: the Hilbert envelope of the unwindowed frame
 /// (`|scipy.signal.hilbert(x)|`) and its spectrum's dominant frequency, the bearing-defect
@@ -12,13 +13,15 @@ final class EnvelopeFamily: FeatureFamily {
         name: "envelope",
         summary: "amplitude envelope (Hilbert) and its dominant frequency",
         columns: [
-            .init(name: "envelope_rms", unit: "input unit", definition: "sqrt(mean(env²)), env = |scipy.signal.hilbert(x)|"),
-            .init(
-                name: "envelope_frequency", unit: "Hz",
-                definition: "dominant_frequency's rule on |rfft(w·(env - mean(env)))|²; 0 when env is constant"),
+            FeatureDeclaration(
+                .name("envelope_rms"), unit: "input unit", definition: "sqrt(mean(env²)), env = |hilbert(x)| of the unwindowed frame; 0 for a flat frame",
+                reference: "scipy.signal.hilbert(x)", input: .spectrum, request: .byName, tolerance: .amplitude),
+            FeatureDeclaration(
+                .name("envelope_frequency"), unit: "Hz",
+                definition: "dominant_frequency's rule on |rfft(w·(env - mean(env)))|²; 0 when env is constant",
+                reference: "scipy.signal.hilbert(x), numpy", input: .spectrum, request: .byName, tolerance: .frequency),
         ],
-        options: [],
-        namedFeatures: ["envelope_rms", "envelope_frequency"]
+        options: []
     )
 
     static func columnNames(for configuration: FeatureConfiguration) -> [String] {

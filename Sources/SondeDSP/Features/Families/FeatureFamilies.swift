@@ -65,34 +65,3 @@ extension Substring {
         String(self.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 }
-
-extension FeatureFamilies {
-    /// The feature reference of section 7 as Markdown (`docs/features.md`), written from
-    /// the families' declarations so the page and the code cannot drift apart.
-    public static func referenceMarkdown() -> String {
-        var text = """
-            # Optional feature families
-
-            Generated from the families' declarations (`Sources/SondeDSP/Features/Families/`);
-            `SONDE_RECORD=1 swift test --filter FamilyDeclarationTests` rewrites it. The contract
-            is FEATURES.md section 7. Single-valued features are asked for by name in `--features`
-            (alone, they are added to the default set); the others by their options.
-
-            """
-        // A '|' inside a cell (|X|) would end it.
-        func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
-        for family in declarations {
-            text += "\n## \(family.name)\n\n\(family.summary).\n\n| column | unit | definition |\n|---|---|---|\n"
-            for column in family.columns {
-                text += "| `\(column.name)` | \(cell(column.unit)) | \(cell(column.definition)) |\n"
-            }
-            if !family.options.isEmpty {
-                text += "\n| option | meaning |\n|---|---|\n"
-                for option in family.options {
-                    text += "| `\(option.flag) \(option.valueName)` | \(cell(option.help)) |\n"
-                }
-            }
-        }
-        return text
-    }
-}

@@ -1,3 +1,5 @@
+public import SondeCore
+
 /// One family of optional features (FEATURES.md section 7): its declaration, its columns,
 /// and how it measures a frame from the spectrum the extractor already computed.
 ///
@@ -27,7 +29,7 @@ protocol FeatureFamily: AnyObject {
 
 extension FeatureFamily {
     static var followsBandPowers: Bool { false }
-    static var dependsOnPreviousFrame: Bool { false }
+    static var dependsOnPreviousFrame: Bool { declaration.columns.contains { $0.input == .previousSpectrum } }
     func prime(_ frame: FrameSpectrum) {}
     func reset() {}
 }
@@ -46,16 +48,9 @@ struct FrameSpectrum {
     let isFlat: Bool
 }
 
-/// What a family says about itself; `--help`, the README's list and `docs/features.md`
-/// are written from these.
+/// What a family says about itself: its columns' declarations and its options, from
+/// which `--help`, `docs/features.md` and the reference tests' tolerances are written.
 public struct FamilyDeclaration: Sendable {
-    /// A column (or a pattern of columns, `mel_1 .. mel_M`) with its unit and reference.
-    public struct Column: Sendable {
-        public var name: String
-        public var unit: String
-        public var definition: String
-    }
-
     /// A command-line option of the family.
     public struct Option: Sendable {
         public var flag: String
@@ -65,8 +60,9 @@ public struct FamilyDeclaration: Sendable {
 
     public var name: String
     public var summary: String
-    public var columns: [Column]
+    public var columns: [FeatureDeclaration]
     public var options: [Option]
+
     /// Columns asked for by name in `--features`.
-    public var namedFeatures: [String]
+    public var namedFeatures: [String] { columns.filter { $0.request == .byName }.map(\.name) }
 }

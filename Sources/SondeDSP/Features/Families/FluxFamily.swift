@@ -1,3 +1,5 @@
+import SondeCore
+
 /// `spectral_flux`: the L2 distance between this frame's |X| and the same channel's
 /// previous frame's (Essentia's `Flux`, not rectified); 0 for an input's first frame.
 ///
@@ -10,10 +12,12 @@ final class FluxFamily: FeatureFamily {
         name: "flux",
         summary: "change of the magnitude spectrum from the channel's previous frame",
         columns: [
-            .init(name: "spectral_flux", unit: "|X| (input unit · samples)", definition: "sqrt(Σ_k (|X_t[k]| - |X_t-1[k]|)²), 0 for frame 0 of each input")
+            FeatureDeclaration(
+                .name("spectral_flux"), unit: "|X| (input unit · samples)",
+                definition: "sqrt(Σ_k (|X_t[k]| - |X_t-1[k]|)²), X_t-1 the same channel's previous frame; 0 for frame 0 of each input",
+                reference: "numpy (Essentia's Flux, L2, not rectified)", input: .previousSpectrum, request: .byName, tolerance: .flux)
         ],
-        options: [],
-        namedFeatures: ["spectral_flux"]
+        options: []
     )
 
     static func columnNames(for configuration: FeatureConfiguration) -> [String] {
@@ -32,7 +36,6 @@ final class FluxFamily: FeatureFamily {
 
     deinit { previous.deallocate() }
 
-    static let dependsOnPreviousFrame = true
 
     func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>) {
         guard let previousBase = previous.baseAddress else { return }

@@ -7,13 +7,16 @@ final class LevelFamily: FeatureFamily {
         name: "level",
         summary: "frequency-weighted sound levels",
         columns: [
-            .init(name: "level_a", unit: "dB re R", definition: "10·log10(max(Σ_{k>=1} P[k]·WA(f[k])·df, 1e-30) / R²), IEC 61672-1 A weighting"),
-            .init(name: "level_c", unit: "dB re R", definition: "the same with the C weighting WC"),
+            FeatureDeclaration(
+                .name("level_a"), unit: "dB re R", definition: "10·log10(max(Σ_{k>=1} P[k]·WA(f[k])·df, 1e-30) / R²), IEC 61672-1 A weighting",
+                reference: "numpy (IEC 61672-1's RA(f))", input: .spectrum, request: .byName, tolerance: .level),
+            FeatureDeclaration(
+                .name("level_c"), unit: "dB re R", definition: "the same with the C weighting WC",
+                reference: "numpy (IEC 61672-1's RC(f))", input: .spectrum, request: .byName, tolerance: .level),
         ],
         options: [
             .init(flag: "--reference", valueName: "R", help: "0 dB of level_a, level_c and the octave bands, > 0 (default 1; 2e-5 for Pa gives dB SPL).")
-        ],
-        namedFeatures: ["level_a", "level_c"]
+        ]
     )
 
     static func columnNames(for configuration: FeatureConfiguration) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import SondeCore
 
 /// Mel band levels and MFCCs (`--mel M`, `--mfcc C`): librosa's Slaney mel filterbank in
 /// double precision on |X|², levels in dB, and the orthonormal DCT-II of all M levels.
@@ -7,16 +8,21 @@ final class MelFamily: FeatureFamily {
         name: "mel",
         summary: "mel band levels and mel-frequency cepstral coefficients",
         columns: [
-            .init(
-                name: "mel_1 .. mel_M", unit: "dB",
-                definition: "10·log10(max(B @ |X|², 1e-10)), B = librosa.filters.mel(sr=fs, n_fft=N, n_mels=M, norm='slaney') in float64"),
-            .init(name: "mfcc_1 .. mfcc_C", unit: "dB", definition: "scipy.fft.dct(mel levels, type=2, norm='ortho')[:C] (= librosa.feature.mfcc)"),
+            FeatureDeclaration(
+                .pattern(prefix: "mel_", display: "mel_1 .. mel_M"), unit: "dB",
+                definition: "10·log10(max(B @ |X|², 1e-10)), B = librosa.filters.mel(sr=fs, n_fft=N, n_mels=M, norm='slaney') in float64",
+                reference: "librosa.filters.mel, librosa.power_to_db(E, ref=1, amin=1e-10, top_db=None)", input: .spectrum,
+                request: .byOption("--mel M"), tolerance: .melLevel),
+            FeatureDeclaration(
+                .pattern(prefix: "mfcc_", display: "mfcc_1 .. mfcc_C"), unit: "dB",
+                definition: "scipy.fft.dct(mel levels, type=2, norm='ortho')[:C] over all M levels",
+                reference: "librosa.feature.mfcc(S=mel levels, n_mfcc=C)", input: .spectrum, request: .byOption("--mfcc C"),
+                tolerance: .melLevel),
         ],
         options: [
             .init(flag: "--mel", valueName: "M", help: "Mel band levels mel_1..mel_M in dB (librosa's Slaney filters), 1 <= M <= 256."),
             .init(flag: "--mfcc", valueName: "C", help: "MFCCs mfcc_1..mfcc_C from M mel bands (--mel, else 128), 1 <= C <= M."),
-        ],
-        namedFeatures: []
+        ]
     )
 
     static func columnNames(for configuration: FeatureConfiguration) -> [String] {

@@ -1,14 +1,16 @@
-public import SondeCore
+import SondeCore
 import SondeDSP
+
+@testable import SondePipeline
 
 /// Turns one source's interleaved blocks into record batches: every channel filtered,
 /// framed and measured with the same settings.
-public final class SourceProcessor {
-    public let format: StreamFormat
-    public let settings: PipelineSettings
-    public let fileName: String
+final class SourceProcessor {
+    let format: StreamFormat
+    let settings: PipelineSettings
+    let fileName: String
     /// Interleaved frames per block fed to `process(interleaved:)`.
-    public let maximumBlock: Int
+    let maximumBlock: Int
     private let channels: [ChannelProcessor]
     private let columnCount: Int
     private var nextFrame = 0
@@ -16,7 +18,7 @@ public final class SourceProcessor {
     /// Designs the filters and feature configuration for the source's rate.
     /// - Throws: `SondeError(.invalidArgument)` for filters or bands that do not fit the rate,
     ///   before any sample is processed.
-    public init(format: StreamFormat, settings: PipelineSettings, fileName: String, maximumBlock: Int = 65_536) throws {
+    init(format: StreamFormat, settings: PipelineSettings, fileName: String, maximumBlock: Int = 65_536) throws {
         let configuration = try settings.featureConfiguration(sampleRate: format.sampleRate)
         let filters = try settings.filters.map { try $0.design(sampleRate: format.sampleRate) }
         self.format = format
@@ -37,7 +39,7 @@ public final class SourceProcessor {
 
     /// Consumes one block of whole interleaved frames (at most `maximumBlock`) and returns the
     /// records of every frame it completed, or nil when it completed none.
-    public func process(interleaved block: UnsafeBufferPointer<Double>) -> RecordBatch? {
+    func process(interleaved block: UnsafeBufferPointer<Double>) -> RecordBatch? {
         let channelCount = channels.count
         for (index, channel) in channels.enumerated() {
             channel.append(interleaved: block, channel: index, channelCount: channelCount)
@@ -69,5 +71,5 @@ public final class SourceProcessor {
     }
 
     /// Frames measured so far.
-    public var framesEmitted: Int { nextFrame }
+    var framesEmitted: Int { nextFrame }
 }

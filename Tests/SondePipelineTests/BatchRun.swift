@@ -1,18 +1,20 @@
-public import SondeCore
+import SondeCore
+
+@testable import SondePipeline
 
 /// Runs sources through their processors, one after the other, handing each record batch
-/// to `emit` in output order. The single-threaded reference path: the streaming engine
-/// must produce exactly the same batches.
-public enum BatchRun {
-    /// What a finished run did, for the summary line and the notes on stderr.
-    public struct Summary: Sendable {
-        public var samplesPerChannel = 0
-        public var records = 0
+/// to `emit` in output order. The single-threaded reference path the graph tests compare
+/// the streaming engine with: it must produce exactly the same batches.
+enum BatchRun {
+    /// What a finished run did.
+    struct Summary: Sendable {
+        var samplesPerChannel = 0
+        var records = 0
     }
 
     /// Reads `source` to its end through `processor`.
     /// - Throws: the source's errors (with file, line and column) and `emit`'s.
-    public static func run(
+    static func run(
         source: any SampleSource,
         processor: SourceProcessor,
         emit: (RecordBatch) throws -> Void
