@@ -17,7 +17,16 @@ struct Sonde: AsyncParsableCommand {
               sonde process vibration.csv --filter highpass:10 --bands 0-1000,1000-5000 -o features.csv
               sonde process bearing.f32le --rate 25600 --channels 2 --sample-type f32le --format ndjson
 
-            Every number is defined in FEATURES.md; run `sonde process --help` for the options.
+            Every column is defined in docs/features.md of sonde's repository; run
+            `sonde process --help` for the options.
+
+            Exit status:
+              0    success, also when the reader of standard output closes it early
+              1    an error, described in one line on standard error
+              2    some inputs failed (process --keep-going) or merge found outputs missing
+              64   usage: an unknown option, or a value outside its range
+              69   this CPU cannot run this build (an AVX2 build on an older CPU)
+              130  interrupted by SIGINT (143: SIGTERM); records complete so far are written
             """,
         version: "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
         subcommands: [
