@@ -76,6 +76,8 @@ demo: build
 
 TEST_FLAGS := -Xswiftc -warnings-as-errors -Xcc -O2 $(CPU_FLAGS)
 test: deps
+	# The docs stand on their own: links resolve inside the repository, no machine paths.
+	python3 Tests/Docs/check_docs.py
 	swift build --build-tests $(TEST_FLAGS)
 	swift test --skip-build
 	$(MAKE) install-check
