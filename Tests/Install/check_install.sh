@@ -36,6 +36,9 @@ expect_completion parquet process --format ''
 expect_completion f32le process --sample-type ''
 [ "$(complete_words process --features kurt)" = kurtosis ] || fail "bash: 'kurt' should complete to kurtosis alone"
 
-grep -q kurtosis "$prefix/share/zsh/site-functions/_sonde" || fail "zsh completion lacks --features values"
-grep -q kurtosis "$prefix/share/fish/vendor_completions.d/sonde.fish" || fail "fish completion lacks --features values"
+# zsh and fish: the value list itself, not the help text that also names the features.
+grep -q "___features=(.*'kurtosis'" "$prefix/share/zsh/site-functions/_sonde" \
+    || fail "zsh completion lacks --features values"
+grep "l 'features'" "$prefix/share/fish/vendor_completions.d/sonde.fish" | grep -q "a '[^']*kurtosis" \
+    || fail "fish completion lacks --features values"
 echo "install-check: binary, man page and completions under $prefix are usable"
