@@ -1,14 +1,12 @@
 # Fresh-machine entry points: `make demo` and `make test` install what is missing first.
 APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config python3
-# man and groff render the installed man page in `make install-check`.
-APT_PACKAGES += man-db groff-base
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
 .PHONY: deps commit-header build install install-files install-check demo test fuzz bench bench-check bench-peers bench-peers-families bench-dataset clean
 
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(APT_PACKAGES) $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
@@ -73,6 +71,8 @@ demo: build
 	$(SONDE) process sample-data/bearing.f32le --rate 25600 --channels 2 \
 		--sample-type f32le --features rms,dominant_frequency,thd --format ndjson | head -n 3
 
+# man and groff render the installed man page in `make install-check`.
+test: TEST_APT_PACKAGES := man-db groff-base
 test: deps
 	# The docs stand on their own: links resolve inside the repository, no machine paths.
 	python3 Tests/Docs/check_docs.py
