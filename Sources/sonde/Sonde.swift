@@ -21,12 +21,13 @@ struct Sonde: AsyncParsableCommand {
             `sonde process --help` for the options.
 
             Exit status:
-              0    success, also when the reader of standard output closes it early
+              0    success; for stream also when the reader of its output closes it early
               1    an error, described in one line on standard error
               2    some inputs failed (process --keep-going) or merge found outputs missing
               64   usage: an unknown option, or a value outside its range
               69   this CPU cannot run this build (an AVX2 build on an older CPU)
-              130  interrupted by SIGINT (143: SIGTERM); records complete so far are written
+              130  interrupted by SIGINT (143: SIGTERM); completed records are written
+              141  the reader of standard output closed it early (SIGPIPE, as other tools)
             """,
         version: "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
         subcommands: [
