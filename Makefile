@@ -3,42 +3,66 @@ APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-conf
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
-.PHONY: deps commit-header build demo test fuzz bench bench-check bench-peers bench-peers-families bench-dataset clean
+.PHONY: deps commit-header build install install-files install-check demo test fuzz bench bench-check bench-peers bench-peers-families bench-dataset clean
 
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(APT_PACKAGES) $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-# On a CPU with AVX2 and FMA (x86-64 from about 2015 on, as this machine), `make build`
-# compiles for it: the SIMD4<Double> kernels become single 256-bit instructions, measured
-# +12% end to end (`sonde bench --versus-fft`, 1.11-1.17e8 -> 1.25-1.31e8 samples/s), and
-# the frame kernels' multiply-adds fuse (CKernelSupport; the filter never does). A
-# plain `swift build -c release`, and every other CPU, get the portable x86-64 baseline,
-# whose values differ from these in the last bits only. `make test` builds for the same
-# CPU as `make build`, so the tests check the code that ships.
-# SONDE_PORTABLE=1 make build forces the baseline.
+# On a CPU with AVX2 and FMA, `make build` (and `make test`, so tests check what ships)
+# compiles for it: +12% end to end (docs/performance.md). SONDE_PORTABLE=1 forces the
+# portable x86-64 baseline, whose values differ in the last bits only.
 CPU_HAS_AVX2 := $(shell for f in avx2 fma bmi2 movbe f16c; do grep -qw $$f /proc/cpuinfo 2>/dev/null || exit 0; done; echo yes)
 ifeq ($(CPU_HAS_AVX2)$(SONDE_PORTABLE),yes)
 CPU_FLAGS := -Xswiftc -target-cpu -Xswiftc haswell
 endif
 
-# --static-swift-stdlib links the Swift runtime and Foundation into the binary: start-up
-# went from 24-35 ms (about twenty shared libraries to load and bind) to 15 ms
-# (`perf stat -r 5 sonde --version`), 1-2% of the issue-6 workload; the binary grows
-# from 40 to 111 MB.
-# The commit goes into `sonde --version` through a generated, untracked C header (Swift has
-# no build-time constants; a -D flag would rebuild every C dependency at each commit).
+# --static-swift-stdlib: start-up 15 ms instead of 24-35 ms (docs/performance.md).
+# The commit reaches `sonde --version` through an untracked C header: a -D flag would
+# rebuild every C dependency at each commit.
 COMMIT_HEADER := Sources/CKernelSupport/include/build_commit.h
 commit-header:
 	@printf '#define SONDE_BUILD_COMMIT "%s"\n' "$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$$(git diff --quiet HEAD 2>/dev/null || echo -modified)" > $(COMMIT_HEADER).new
 	@cmp -s $(COMMIT_HEADER).new $(COMMIT_HEADER) && rm $(COMMIT_HEADER).new || mv $(COMMIT_HEADER).new $(COMMIT_HEADER)
 
+RELEASE_FLAGS := --static-swift-stdlib $(CPU_FLAGS)
 build: deps commit-header
-	swift build -c release --static-swift-stdlib $(CPU_FLAGS)
+	swift build -c release $(RELEASE_FLAGS)
 
+# `make install PREFIX=...` (default /usr/local; DESTDIR for packagers): the release binary,
+# the bash, zsh and fish completions it writes, and the man page argument-parser's manual
+# plugin writes from the commands' declarations. The plugin builds the package itself and
+# cannot pass --static-swift-stdlib, so in release it would rebuild everything (14 min
+# here) and overwrite the release binary; it runs on `make test`'s debug build instead,
+# which it finds up to date (the page is the same).
+PREFIX ?= /usr/local
+INSTALL_BINARY ?= $(SONDE)
+TEST_FLAGS := -Xswiftc -warnings-as-errors -Xcc -O2 $(CPU_FLAGS)
+MANUAL := .build/plugins/GenerateManual/outputs/sonde/sonde.1
+install: build
+	$(MAKE) install-files
+
+install-files:
+	swift package $(TEST_FLAGS) generate-manual --configuration debug
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(INSTALL_BINARY) $(DESTDIR)$(PREFIX)/bin/sonde
+	install -m 644 $(MANUAL) $(DESTDIR)$(PREFIX)/share/man/man1/sonde.1
+	$(INSTALL_BINARY) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sonde
+	$(INSTALL_BINARY) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_sonde
+	$(INSTALL_BINARY) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sonde.fish
+
+# The install into a scratch prefix with the debug binary `make test` built: the man page
+# renders and the bash completion offers --features values (18 s).
+INSTALL_CHECK_PREFIX := $(CURDIR)/.build/install-check
+install-check:
+	rm -rf $(INSTALL_CHECK_PREFIX)
+	$(MAKE) install-files PREFIX=$(INSTALL_CHECK_PREFIX) INSTALL_BINARY=.build/debug/sonde
+	sh Tests/Install/check_install.sh $(INSTALL_CHECK_PREFIX)
 
 demo: build
 	$(SONDE) process sample-data/pump-vibration.csv --filter highpass:10 --bands 0-500,500-2000 \
@@ -47,9 +71,14 @@ demo: build
 	$(SONDE) process sample-data/bearing.f32le --rate 25600 --channels 2 \
 		--sample-type f32le --features rms,dominant_frequency,thd --format ndjson | head -n 3
 
+# man and groff render the installed man page in `make install-check`.
+test: TEST_APT_PACKAGES := man-db groff-base
 test: deps
-	swift build --build-tests -Xswiftc -warnings-as-errors -Xcc -O2 $(CPU_FLAGS)
+	# The docs stand on their own: links resolve inside the repository, no machine paths.
+	python3 Tests/Docs/check_docs.py
+	swift build --build-tests $(TEST_FLAGS)
 	swift test --skip-build
+	$(MAKE) install-check
 	# Parquet read back by pyarrow, polars and DuckDB against the CSV of the same run.
 	python3 -c "import pyarrow, polars, duckdb" 2>/dev/null || python3 -m pip install -q pyarrow polars duckdb
 	python3 Tests/Parquet/check_parquet.py .build/debug/sonde

@@ -35,7 +35,8 @@ struct PipelineOptions: ParsableArguments {
         help: ArgumentHelp(
             "Features to compute, in this order (default all): \(Feature.allCases.map(\.rawValue).joined(separator: ",")). Optional ones, added after the rest (the default set stays when only these are listed): \(FeatureFamilies.namedFeatures.joined(separator: ",")).",
             valueName: "LIST"
-        )
+        ),
+        completion: .list(FeatureCompletion.names)
     )
     var features: String?
 

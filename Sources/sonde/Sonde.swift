@@ -17,7 +17,17 @@ struct Sonde: AsyncParsableCommand {
               sonde process vibration.csv --filter highpass:10 --bands 0-1000,1000-5000 -o features.csv
               sonde process bearing.f32le --rate 25600 --channels 2 --sample-type f32le --format ndjson
 
-            Every number is defined in FEATURES.md; run `sonde process --help` for the options.
+            Every column is defined in docs/features.md of sonde's repository; run
+            `sonde process --help` for the options.
+
+            Exit status:
+              0    success; for stream also when the reader of its output closes it early
+              1    an error, described in one line on standard error
+              2    some inputs failed (process --keep-going) or merge found outputs missing
+              64   usage: an unknown option, or a value outside its range
+              69   this CPU cannot run this build (an AVX2 build on an older CPU)
+              130  interrupted by SIGINT (143: SIGTERM); completed records are written
+              141  the reader of standard output closed it early (SIGPIPE, as other tools)
             """,
         version: "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
         subcommands: [

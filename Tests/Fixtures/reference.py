@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent numpy/scipy/librosa reference for /work/shared/FEATURES.md.
+"""Independent numpy/scipy/librosa reference for the feature definitions (docs/features.md).
 
 Every number here follows the contract page literally; where the page names a
 reference (librosa, scipy) that reference is called.  Nothing here is derived

@@ -6,13 +6,9 @@
 // Lane-wise minimum, maximum and sign test for the frame kernels' one pass over a frame
 // (SondeDSP's FrameKernels.frameSums).
 //
-// Why C: Swift's SIMD4<Double>.replace(with:where:) is a compare and a blend, and the
-// portable x86-64 baseline (SSE2) has no blend instruction, so each became three logic
-// operations; here `a < b ? a : b` is one minpd (release harness, N = 1024, portable
-// build: the two passes of FrameKernels.frameSums 918 -> 410 ns a frame, of which the
-// moments' pass is about 245). And Swift has no movemask: counting sign changes lane by
-// lane took two compares, an exclusive or, a select and an add per four samples and two
-// registers, where the mask's four bits go to integer ports that are otherwise idle.
+// Why C: SSE2 has no blend, so Swift's replace(with:where:) became three logic operations
+// where `a < b ? a : b` is one minpd (portable build, frameSums: 918 -> 410 ns a frame);
+// and Swift has no movemask, which moves the sign test to idle integer ports.
 
 typedef _Bool sonde_bool4 __attribute__((ext_vector_type(4)));
 

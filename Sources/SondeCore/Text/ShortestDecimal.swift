@@ -2,9 +2,8 @@
 /// those the closest to it (an exact tie takes the even last digit): the digits of Swift's
 /// `description`, which FEATURES.md section 6 asks records to print.
 ///
-/// Why not `description` itself: the standard library's formatter took about 77 ns a number
-/// here in its core alone, about 100 ns with the String it writes into, and 10–14% of a
-/// whole `sonde process` run (perf), where every record prints 20 or more numbers. This is Raffaello Giulietti's Schubfach method ("The Schubfach way to render
+/// Why not `description` itself: its formatter was 10–14% of a whole run (about 77 ns a
+/// number; docs/performance.md). This is Raffaello Giulietti's Schubfach method ("The Schubfach way to render
 /// doubles", 2020): the value's rounding interval is scaled by a single 128-bit power of ten,
 /// rounded to odd so that comparing it with the candidate decimals stays exact, and the
 /// answer is one of at most four candidates of two lengths. No loop over digits, no big

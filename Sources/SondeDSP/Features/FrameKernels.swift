@@ -193,10 +193,8 @@ extension FrameKernels {
         let zero = Lanes(repeating: 0)
         let interior = Lanes(repeating: 2 * powerScale)
         // Per-lane running argmax; bins 0 and 1 (the window's DC leakage) never compete.
-        // The first block is done before the loop, with them excluded, and bins are kept as
-        // Doubles only: a test for the first block in the loop, and Int64 bin numbers beside
-        // the Double ones, made the compiler spill accumulators to the stack (release
-        // harness: 3.44 -> 2.95 ns per bin for this whole function).
+        // First block before the loop, bins as Doubles only: otherwise accumulators spill
+        // (3.44 -> 2.95 ns per bin; docs/performance.md).
         var bin = Lanes(0, 1, 2, 3)
         let four = Lanes(repeating: 4)
         var smallest = Lanes(repeating: .infinity)
@@ -232,12 +230,9 @@ extension FrameKernels {
             bestBin.replace(with: bin, where: better)
             k += 4
         }
-        // The logarithms in a loop of their own over |X|² (still in L1): inside the loop
-        // above, register pressure made the compiler split the polynomial into scalar
-        // operations (perf annotate). Almost every frame has no empty or subnormal bin, and
-        // its loop then needs no per-block check (5 of about 65 instructions per four bins)
-        // and no zero test for Σ|X|²·ln|X|². Two loops on purpose: one loop choosing per
-        // block was not split by the compiler and made this function 26% slower (harness).
+        // The logarithms in a loop of their own (inside the one above they went scalar), and
+        // two of them: frames without empty or subnormal bins skip the checks (one loop
+        // choosing per block was 26% slower; docs/performance.md).
         k = 0
         if smallest.min() >= Double.leastNormalMagnitude {
             while k < nyquist {
@@ -288,15 +283,9 @@ extension FrameKernels {
 
     /// Natural logarithms of four non-negative values; 0 gives -∞.
     ///
-    /// Why not libm: one `log` call per spectral bin was the largest single cost of a
-    /// frame (perf: 9% of a whole run). Why a table: fdlibm's method, used before, puts a
-    /// division and seven Horner steps in one dependency chain of about 75 cycles per four
-    /// bins, which the out-of-order window could not hide; a table lookup, a multiply and a
-    /// short series make a chain half as long. In a release-build harness (spectrum-like
-    /// inputs, L1-resident, best of 200 runs) the spectrum's logarithm loop took 2.5
-    /// instead of 3.45 ns per bin with AVX2, 4.5 instead of 4.9 without. 256 entries and a
-    /// series one term shorter, rather than 128 entries, took the whole spectrum pass from
-    /// 2.93 to 2.81 ns per bin: fewer constants left the compiler fewer to reload.
+    /// Why not libm: a `log` per bin was 9% of a whole run; a table lookup and a short
+    /// series halve the dependency chain of fdlibm's division and Horner steps (2.5 instead
+    /// of 3.45 ns per bin; the history is in docs/performance.md).
     ///
     /// The method is the one of ARM's optimized-routines and glibc (since 2.28) `log`:
     /// x = 2^k·z with z in [0.6875, 1.375), the top eight bits of z pick one of 256
@@ -340,10 +329,8 @@ extension FrameKernels {
         let c2 = Lanes(repeating: -0.5), c3 = Lanes(repeating: 1.0 / 3), c4 = Lanes(repeating: -0.25)
         let c5 = Lanes(repeating: 0.2)
         let series = multiplyAdd(r2, c2, r * r2 * multiplyAdd(r2, c5, multiplyAdd(r, c4, c3)))
-        // k·ln 2 with one constant: |k| <= 1075, and next to ln c + log1p(r) that costs at
-        // most about 1.1e-16 relative. libm splits ln 2 in two for a correctly rounded last
-        // bit, which the spectral sums do not need; one multiply and add fewer per four bins
-        // took the spectrum pass from 2.815 to 2.745 ns per bin (harness).
+        // k·ln 2 with one constant (libm splits it for a correctly rounded last bit): at most
+        // 1.1e-16 relative, and 2.815 -> 2.745 ns per bin.
         let ln2 = Lanes(repeating: 0x1.62e42fefa39efp-1)
         return multiplyAdd(k, ln2, logC) + (r + series)
     }

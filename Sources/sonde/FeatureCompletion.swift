@@ -1,0 +1,10 @@
+import SondeCore
+import SondeDSP
+
+/// The names `--features` accepts, for the shell completions `sonde --generate-completion-script`
+/// writes; taken from the declarations so a new feature completes without a second list.
+enum FeatureCompletion {
+    static var names: [String] {
+        Feature.allCases.map(\.rawValue) + FeatureFamilies.namedFeatures
+    }
+}
