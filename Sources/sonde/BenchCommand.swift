@@ -39,8 +39,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of signal to push through (at the device rate), at most 1e6.", valueName: "S"))
     var seconds: Double = 600
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Feature workers, 1 to 256 (default: the number of cores).", valueName: "J"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var workers: WorkerOptions
+
+    var jobs: Int { workers.jobs }
 
     @Flag(help: "Run only the bare FFT loop (window + r2c + magnitude).")
     var fftOnly = false
@@ -55,7 +56,6 @@ struct BenchCommand: AsyncParsableCommand {
         guard seconds > 0, OptionRanges.benchSeconds.contains(seconds) else {
             throw ValidationError("--seconds \(seconds): expected more than 0 and at most 1e6")
         }
-        try OptionRanges.check(jobs: jobs)
         guard !(fftOnly && versusFft) else { throw ValidationError("--fft-only and --versus-fft: pick one") }
         guard input.sampleType == nil else {
             throw ValidationError("--sample-type applies to raw input; sonde bench measures a simulated device")

@@ -38,12 +38,12 @@ struct MeasureCommand: ServiceCommand {
     @Option(help: "A note saved with the measurement.")
     var comment: String = ""
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Feature workers, 1 to 256 (default: the number of cores).", valueName: "J"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var workers: WorkerOptions
+
+    var jobs: Int { workers.jobs }
 
     func validate() throws {
         try OptionRanges.check(duration: duration)
-        try OptionRanges.check(jobs: jobs)
     }
 
     func run(with services: Services) async throws {

@@ -107,12 +107,23 @@ struct InputOptions: ParsableArguments {
 }
 
 
-/// How the streaming engine runs: workers and buffer sizes.
-struct EngineOptions: ParsableArguments {
+/// `--jobs`, declared once for every command that runs the pipeline.
+struct WorkerOptions: ParsableArguments {
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Feature workers and files worked on at once, 1 to 256 (default: the number of cores).", valueName: "J"))
+        help: ArgumentHelp("Feature workers and inputs worked on at once, 1 to 256 (default: the number of cores).", valueName: "J"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        try OptionRanges.check(jobs: jobs)
+    }
+}
+
+/// How the streaming engine runs over files: workers and buffer sizes.
+struct EngineOptions: ParsableArguments {
+    @OptionGroup var workers: WorkerOptions
+
+    var jobs: Int { workers.jobs }
 
     @Option(
         name: .long, parsing: .unconditional,
@@ -120,7 +131,6 @@ struct EngineOptions: ParsableArguments {
     var ringCapacity: Int = 1 << 18
 
     func validate() throws {
-        try OptionRanges.check(jobs: jobs)
         try OptionRanges.check(ringCapacity: ringCapacity)
     }
 
