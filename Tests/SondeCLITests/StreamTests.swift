@@ -141,11 +141,20 @@ import _SondeTestSupport
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (process, output, errors) = try start(["stream", "--profile", try profile(rate: 8000, in: dir), "--window", "256", "--format", "csv", "--features", "rms"])
-        Thread.sleep(forTimeInterval: 0.6)
+        // Signalled once records flow (the handlers are installed by then): a fixed delay
+        // was too short for a debug binary on a loaded machine.
+        var received = Data()
+        let deadline = Date().addingTimeInterval(30)
+        while received.filter({ $0 == 10 }).count < 3, Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received.append(chunk)
+        }
         kill(process.processIdentifier, signal)
         #expect(wait(process, seconds: 10))
         #expect(process.terminationStatus == status)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        received.append(output.fileHandleForReading.readDataToEndOfFile())
+        let text = String(decoding: received, as: UTF8.self)
         let summary = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count > 3 && lines.last == "", "complete records only")
