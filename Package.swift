@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SondeMeasurements", targets: ["SondeMeasurements"]),
         .library(name: "SondeStore", targets: ["SondeStore"]),
         .library(name: "SondeBatch", targets: ["SondeBatch"]),
+        .library(name: "SondePlots", targets: ["SondePlots"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -92,10 +93,13 @@ let package = Package(
         ),
         // Batch runs: one output or one per input (`--output-dir`), manifests, shards, merge.
         .target(name: "SondeBatch", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "CSystemCalls"]),
+        // Figures as SVG (and palette PNG): spectra, trends, spectrograms; no dependencies,
+        // so a live page can draw with it too.
+        .target(name: "SondePlots"),
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots",
                 "SondeAccounts", "SondeMeasurements", "SondeStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -120,6 +124,7 @@ let package = Package(
             name: "SondeStoreTests",
             dependencies: ["SondeStore", "SondeMeasurements", "SondeAccounts", "SondeIO", "_SondeTestSupport"]
         ),
+        .testTarget(name: "SondePlotsTests", dependencies: ["SondePlots", "_SondeTestSupport"]),
         .testTarget(
             name: "SondeCLITests",
             dependencies: ["sonde", "SondeStore", "SondeMeasurements", "SondeAccounts", "_SondeTestSupport"]
