@@ -96,10 +96,12 @@ let package = Package(
         // Figures as SVG (and palette PNG): spectra, trends, spectrograms; no dependencies,
         // so a live page can draw with it too.
         .target(name: "SondePlots"),
+        // `sonde report`: feature summaries, trends and spectra of a run, as one HTML page.
+        .target(name: "SondeReport", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "SondePlots"]),
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport",
                 "SondeAccounts", "SondeMeasurements", "SondeStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -125,6 +127,7 @@ let package = Package(
             dependencies: ["SondeStore", "SondeMeasurements", "SondeAccounts", "SondeIO", "_SondeTestSupport"]
         ),
         .testTarget(name: "SondePlotsTests", dependencies: ["SondePlots", "_SondeTestSupport"]),
+        .testTarget(name: "SondeReportTests", dependencies: ["SondeReport", "_SondeTestSupport"]),
         .testTarget(
             name: "SondeCLITests",
             dependencies: ["sonde", "SondeStore", "SondeMeasurements", "SondeAccounts", "_SondeTestSupport"]
