@@ -11,14 +11,12 @@ public final class ReportSink: PipelineSink {
     private let output: OutputFile
     private let spectra: ReportSpectra
     private let columns: [String]
-    /// Indices into `columns` of the trended ones, in plot order.
-    private let trended: [Int]
+    private let trended: [String]
     private let bands: [ClosedRange<Double>]
     private let figures: ReportFigures?
     private let frameLength: Int
     private var format = StreamFormat(sampleRate: 1, channelNames: [])
-    private var summaries: [[FeatureSummary]] = []
-    private var trends: [[TrendEnvelope]] = []
+    private var statistics: RecordStatistics?
     public private(set) var notes: [String] = []
 
     /// - Parameters:
@@ -34,7 +32,7 @@ public final class ReportSink: PipelineSink {
         self.output = output
         self.spectra = spectra
         self.columns = columns
-        self.trended = trended.compactMap { columns.firstIndex(of: $0) }
+        self.trended = trended
         self.bands = bands
         self.figures = figures
         self.frameLength = frameLength
@@ -43,21 +41,11 @@ public final class ReportSink: PipelineSink {
 
     public func begin(input index: Int, name: String, format: StreamFormat) throws {
         self.format = format
-        summaries = Array(repeating: Array(repeating: FeatureSummary(), count: columns.count), count: format.channelCount)
-        trends = Array(repeating: Array(repeating: TrendEnvelope(capacity: 600), count: trended.count), count: format.channelCount)
+        statistics = RecordStatistics(channelCount: format.channelCount, columns: columns, trended: trended)
     }
 
     public func write(_ batch: RecordBatch) throws {
-        let channelCount = batch.channelNames.count, columnCount = batch.columnCount
-        batch.values.withUnsafeBufferPointer { values in
-            for frame in 0..<batch.frameCount {
-                for channel in 0..<channelCount {
-                    let base = (frame * channelCount + channel) * columnCount
-                    for column in 0..<columnCount { summaries[channel][column].add(values[base + column]) }
-                    for (slot, column) in trended.enumerated() { trends[channel][slot].append(values[base + column]) }
-                }
-            }
-        }
+        statistics?.add(batch)
     }
 
     /// - Throws: an input's own error, or `SondeError(.invalidInput)` for an input shorter
@@ -84,12 +72,9 @@ public final class ReportSink: PipelineSink {
                 spectrum: SpectrumPlot(
                     title: "Averaged spectrum (Welch, \(inputSpectra.frames) windows), \(channelName)", frequencies: frequencies,
                     power: inputSpectra.average[channel], bands: bands),
-                trends: trended.enumerated().map { slot, column in
-                    TrendPlot(
-                        title: columns[column], envelope: trends[channel][slot], secondsPerFrame: Double(inputSpectra.hop) / fs,
-                        startTime: format.timeOffset)
-                },
-                summary: columns.enumerated().map { ($0.element, summaries[channel][$0.offset]) })
+                trends: statistics?.trendPlots(
+                    channel: channel, secondsPerFrame: Double(inputSpectra.hop) / fs, startTime: format.timeOffset) ?? [],
+                summary: statistics?.summary(channel: channel) ?? [])
         }
         let seconds = Double(summary.samplesPerChannel) / fs
         let report = InputReport(
@@ -103,8 +88,7 @@ public final class ReportSink: PipelineSink {
             channels: channels)
         try output.write(Array(ReportHTML.section(report, anchor: "input-\(index + 1)").utf8))
         try figures?.write(report, number: index + 1)
-        summaries = []
-        trends = []
+        statistics = nil
     }
 
     /// Ends the page; the caller commits the output.
