@@ -22,7 +22,7 @@ public struct SpectrumPlot: Sendable {
 
     public init(
         title: String, frequencies: [Double], power: [Double], unit: String = "units²/Hz", bands: [ClosedRange<Double>] = [],
-        width: Double = 720, height: Double = 320
+        width: Double = 660, height: Double = 320
     ) {
         precondition(frequencies.count == power.count)
         self.title = title
@@ -86,7 +86,7 @@ public struct SpectrumPlot: Sendable {
         let xRange = frequencyRange, yRange = logPowerRange
         let axes = PlotAxes(
             layout: layout, title: title, xTitle: "Frequency (Hz)", yTitle: "Power (\(unit), log)",
-            xTicks: AxisTicks.linear(xRange).map { .init(position: x(frequency: $0), label: SVGText.number($0)) },
+            xTicks: PlotAxes.ticks(AxisTicks.linear(xRange)) { x(frequency: $0) },
             yTicks: AxisTicks.decades(yRange).map {
                 .init(position: layout.y(Double($0), in: yRange), label: SVGText.number(pow(10, Double($0))))
             })
