@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SondeMeasurements", targets: ["SondeMeasurements"]),
         .library(name: "SondeStore", targets: ["SondeStore"]),
         .library(name: "SondeBatch", targets: ["SondeBatch"]),
+        .library(name: "SondePlots", targets: ["SondePlots"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -96,10 +97,15 @@ let package = Package(
         ),
         // Batch runs: one output or one per input (`--output-dir`), manifests, shards, merge.
         .target(name: "SondeBatch", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "CSystemCalls"]),
+        // Figures as SVG (and palette PNG): spectra, trends, spectrograms; no dependencies,
+        // so a live page can draw with it too.
+        .target(name: "SondePlots"),
+        // `sonde report`: feature summaries, trends and spectra of a run, as one HTML page.
+        .target(name: "SondeReport", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "SondePlots"]),
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport",
                 "SondeAccounts", "SondeMeasurements", "SondeStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -130,6 +136,8 @@ let package = Package(
             name: "SondeStoreTests",
             dependencies: ["SondeStore", "SondeMeasurements", "SondeAccounts", "SondeIO", "_SondeTestSupport"]
         ),
+        .testTarget(name: "SondePlotsTests", dependencies: ["SondePlots", "_SondeTestSupport"]),
+        .testTarget(name: "SondeReportTests", dependencies: ["SondeReport", "_SondeTestSupport"]),
         .testTarget(
             name: "SondeCLITests",
             dependencies: [
