@@ -53,6 +53,11 @@ test: deps
 	# Parquet read back by pyarrow, polars and DuckDB against the CSV of the same run.
 	python3 -c "import pyarrow, polars, duckdb" 2>/dev/null || python3 -m pip install -q pyarrow polars duckdb
 	python3 Tests/Parquet/check_parquet.py .build/debug/sonde
+	# stream --serve: /metrics through prometheus_client's text parser; clients that never
+	# read do not slow the stream and their dropped updates are counted (about 30 s).
+	python3 -c "import prometheus_client" 2>/dev/null || python3 -m pip install -q prometheus_client
+	python3 Tests/Live/check_metrics.py .build/debug/sonde
+	python3 Tests/Live/check_stalled_client.py .build/debug/sonde
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
 	# Mutated inputs and options through the debug binary (about a minute): no crash, hang,
