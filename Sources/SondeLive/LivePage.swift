@@ -9,6 +9,7 @@ enum LivePage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>sonde live</title>
+        <link rel="icon" href="data:,">
         <style>
         body { font: 14px/1.4 system-ui, sans-serif; margin: 1.2em; color: #1d2733; background: #fbfcfd; }
         h1 { font-size: 1.3em; margin: 0 0 .3em; }
