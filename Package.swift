@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SondeMeasurements", targets: ["SondeMeasurements"]),
         .library(name: "SondeStore", targets: ["SondeStore"]),
         .library(name: "SondeBatch", targets: ["SondeBatch"]),
+        .library(name: "SondePlots", targets: ["SondePlots"]),
         .library(name: "SondeLive", targets: ["SondeLive"]),
     ],
     dependencies: [
@@ -105,12 +106,17 @@ let package = Package(
         ),
         // Batch runs: one output or one per input (`--output-dir`), manifests, shards, merge.
         .target(name: "SondeBatch", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "CSystemCalls"]),
+        // Figures as SVG (and palette PNG): spectra, trends, spectrograms; no dependencies,
+        // so a live page can draw with it too.
+        .target(name: "SondePlots"),
+        // `sonde report`: feature summaries, trends and spectra of a run, as one HTML page.
+        .target(name: "SondeReport", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "SondePlots"]),
         // The live page of `stream --serve`: Hummingbird serves it, its Server-Sent Events and
         // the Prometheus /metrics; the one importer of both.
         .target(
             name: "SondeLive",
             dependencies: [
-                "SondeCore", "SondePipeline",
+                "SondeCore", "SondePipeline", "SondePlots",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -120,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeLive",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport", "SondeLive",
                 "SondeAccounts", "SondeMeasurements", "SondeStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -146,6 +152,8 @@ let package = Package(
             name: "SondeStoreTests",
             dependencies: ["SondeStore", "SondeMeasurements", "SondeAccounts", "SondeIO", "_SondeTestSupport"]
         ),
+        .testTarget(name: "SondePlotsTests", dependencies: ["SondePlots", "_SondeTestSupport"]),
+        .testTarget(name: "SondeReportTests", dependencies: ["SondeReport", "_SondeTestSupport"]),
         .testTarget(
             name: "SondeCLITests",
             dependencies: ["sonde", "SondeStore", "SondeMeasurements", "SondeAccounts", "_SondeTestSupport"]

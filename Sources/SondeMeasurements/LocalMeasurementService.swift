@@ -54,6 +54,14 @@ public struct LocalMeasurementService: MeasurementService {
         try Self.write(measurement, batches, format: format, parquet: parquet, to: output)
     }
 
+    public func records(id: MeasurementID) async throws -> (measurement: SavedMeasurement, batches: [RecordBatch]) {
+        let owner = try await authentication.requireAccount()
+        guard let measurement = try await store.measurement(id: id, owner: owner.id),
+            let batches = try await store.batches(of: id, owner: owner.id)
+        else { throw Self.notFound(id) }
+        return (measurement, batches)
+    }
+
     public func exportAll(format: OutputFormat, parquet: ParquetWriterOptions, directory: String) async throws -> [String] {
         let owner = try await authentication.requireAccount()
         try PrivateFiles.makeDirectory(directory)

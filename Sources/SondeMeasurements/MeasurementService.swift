@@ -27,6 +27,10 @@ public protocol MeasurementService: Sendable {
     ///   which the measurement's settings are added as `sonde.settings`.
     func export(id: MeasurementID, format: OutputFormat, parquet: ParquetWriterOptions, to output: OutputFile) async throws
 
+    /// A measurement and its per-window records, in order, for a report of its values.
+    /// - Throws: `SondeError(.invalidArgument)` when the user has no measurement `id`.
+    func records(id: MeasurementID) async throws -> (measurement: SavedMeasurement, batches: [RecordBatch])
+
     /// One file per measurement, `measurement-ID.FORMAT`, and an index `measurements.json`
     /// (metadata and summaries) in `directory`, created if missing.
     /// - Returns: the files written, measurements first (newest first), the index last.

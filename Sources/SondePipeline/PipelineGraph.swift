@@ -42,10 +42,16 @@ public final class PipelineGraph: Sendable {
         /// and batches carry the bytes (`RecordBatch.encoded`).
         public var encoder: (any RecordEncoder)?
 
+        /// When set, workers also keep each frame's `P[k]` and the exporter hands them to
+        /// the tap in output order (`SpectrumTap`); nil costs nothing.
+        public var spectrumTap: (any SpectrumTap)?
+
         public init(
             jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 65_536,
-            keepGoing: Bool = false, recordsPerWrite: Int = 1024, encoder: (any RecordEncoder)? = nil
+            keepGoing: Bool = false, recordsPerWrite: Int = 1024, encoder: (any RecordEncoder)? = nil,
+            spectrumTap: (any SpectrumTap)? = nil
         ) {
+            self.spectrumTap = spectrumTap
             self.recordsPerWrite = Swift.max(1, recordsPerWrite)
             self.encoder = encoder
             self.jobs = Swift.max(1, jobs)
@@ -126,8 +132,8 @@ public final class PipelineGraph: Sendable {
         let records = try await withTaskExecutorPreference(threads) {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<options.jobs {
-                    group.addTask { [stageTimes] in
-                        await Self.measure(work, times: stageTimes, threads: threads)
+                    group.addTask { [stageTimes, options] in
+                        await Self.measure(work, times: stageTimes, threads: threads, keepsSpectra: options.spectrumTap != nil)
                         return 0
                     }
                 }
@@ -247,17 +253,20 @@ public final class PipelineGraph: Sendable {
 
     /// A worker: measures jobs until the queue ends. Each worker keeps its own extractors
     /// (they own FFT buffers and are not thread-safe), one per configuration it has met.
-    private static func measure(_ work: AsyncBoundedQueue<WorkItem>, times: StageTimes, threads: WorkerThreads) async {
+    /// With `keepsSpectra`, each job's result also carries its frames' `P[k]`.
+    private static func measure(
+        _ work: AsyncBoundedQueue<WorkItem>, times: StageTimes, threads: WorkerThreads, keepsSpectra: Bool
+    ) async {
         var extractors: [FeatureConfiguration: FeatureExtractor] = [:]
         while let item = await work.next() {
             let extractor: FeatureExtractor
             if let existing = extractors[item.configuration] {
                 extractor = existing
             } else {
-                extractor = FeatureExtractor(configuration: item.configuration)
+                extractor = FeatureExtractor(configuration: item.configuration, keepsSpectrum: keepsSpectra)
                 extractors[item.configuration] = extractor
             }
-            measure(consume item, with: extractor, times: times)
+            measure(consume item, with: extractor, times: times, keepsSpectra: keepsSpectra)
             // Let the framer and exporter in between jobs: a worker that always finds
             // work would otherwise keep its thread and starve the stages that feed it.
             await threads.yieldToQueuedJobs()
@@ -266,11 +275,17 @@ public final class PipelineGraph: Sendable {
 
     /// One job, synchronously: its buffers are released here, before the worker suspends,
     /// so the exporter's copies are the only ones and go back to the pools without a copy.
-    private static func measure(_ item: consuming WorkItem, with extractor: FeatureExtractor, times: StageTimes) {
+    private static func measure(_ item: consuming WorkItem, with extractor: FeatureExtractor, times: StageTimes, keepsSpectra: Bool) {
         let columns = item.configuration.columnCount
         let length = item.configuration.frameLength
         var values = item.buffers.values.take()
         values.append(contentsOf: repeatElement(0, count: item.frameCount * columns))
+        let bins = length / 2 + 1
+        var spectra: [Double] = []
+        if keepsSpectra {
+            spectra = item.buffers.values.take()
+            spectra.reserveCapacity(item.frameCount * bins)
+        }
         let started = MonotonicClock.now()
         let samples = item.samples.samples
         // Spectral flux: a job carries the frame before its first (a hop of leading
@@ -290,11 +305,12 @@ public final class PipelineGraph: Sendable {
                     UnsafeBufferPointer(rebasing: samples[start..<(start + length)]),
                     into: UnsafeMutableBufferPointer(rebasing: values[(frame * columns)..<((frame + 1) * columns)])
                 )
+                if keepsSpectra { spectra.append(contentsOf: extractor.power) }
             }
         }
         times.add(.measure, MonotonicClock.now() &- started)
         item.buffers.samples.recycle(item.samples)
-        var measured = MeasuredFrames(values: consume values)
+        var measured = MeasuredFrames(values: consume values, spectra: consume spectra)
         measured.failure = FiniteValues.firstFailure(in: measured.values, of: item)
         if let encoder = item.encoder, measured.failure == nil {
             let encodeStarted = MonotonicClock.now()
@@ -347,6 +363,9 @@ public final class PipelineGraph: Sendable {
                 let results = ticket.results
                 ticket.results = []
                 stage.recycle(consume results)
+                if let tap = options.spectrumTap {
+                    stage.tapSpectra(&perChannel, firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, into: tap)
+                }
                 let batch = stage.batch(firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: &perChannel)
                 stageRecords += batch.recordCount
                 // Handed over in a box the writing thread empties: the batch it writes and
@@ -558,6 +577,8 @@ struct BlockTicket: Sendable {
 /// the graph has an encoder.
 struct MeasuredFrames: Sendable {
     var values: [Double]
+    /// Each frame's `P[k]`, frame after frame, when the graph has a spectrum tap.
+    var spectra: [Double] = []
     var bytes: [UInt8] = []
     var ends: [Int] = []
     /// A value that is not finite (`FiniteValues`): the exporter throws it, which stops the run.

@@ -292,6 +292,22 @@ final class SourceStage: @unchecked Sendable {
         )
     }
 
+    /// Hands each channel's spectra of a block to `tap`, in channel order, and takes their
+    /// buffers back for later jobs.
+    func tapSpectra(_ perChannel: inout [MeasuredFrames], firstFrame: Int, frameCount: Int, into tap: any SpectrumTap) {
+        for channel in perChannel.indices {
+            let spectra = perChannel[channel].spectra
+            perChannel[channel].spectra = []
+            spectra.withUnsafeBufferPointer { power in
+                tap.receive(
+                    FrameSpectra(
+                        input: index, inputName: name, format: format, channel: channel, firstFrame: firstFrame,
+                        frameCount: frameCount, frameLength: configuration.frameLength, hop: hop, power: power))
+            }
+            buffers.values.recycle(consume spectra)
+        }
+    }
+
     /// Takes back a written batch's buffers for later jobs.
     func recycle(_ batch: consuming RecordBatch) {
         var batch = batch

@@ -6,5 +6,6 @@ public import SondePipeline
 
 extension SampleFormat: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
+extension SpectrumWriter.Format: ExpressibleByArgument {}
 extension ParquetCompression: ExpressibleByArgument {}
 extension LiveClockSource.OverrunPolicy: ExpressibleByArgument {}

@@ -14,9 +14,10 @@ struct MeasurementsCommand: AsyncParsableCommand {
               sonde measurements export 3 -o pump-run.csv
               sonde measurements export 3 --format ndjson
               sonde measurements export --all -o my-measurements
+              sonde measurements report 3 -o pump-run.html
               sonde measurements delete 3
             """,
-        subcommands: [List.self, Show.self, Export.self, Delete.self]
+        subcommands: [List.self, Show.self, Export.self, Report.self, Delete.self]
     )
 }
 

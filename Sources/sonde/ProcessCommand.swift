@@ -252,7 +252,7 @@ struct ProcessCommand: AsyncParsableCommand {
 
     /// Inputs opened when the graph reaches them (but `first`, opened already), each
     /// checked to give `columns`.
-    private static func lazyInputs(
+    static func lazyInputs(
         _ inputs: [SampleInput], first: PipelineGraph.Input?, columns: [String], settings: PipelineSettings,
         options: SampleSourceOptions
     ) -> PipelineGraph.Inputs {
@@ -286,7 +286,7 @@ struct ProcessCommand: AsyncParsableCommand {
     }
 
     /// Opens an input and checks that the filters and bands fit its rate.
-    private static func open(_ input: SampleInput, settings: PipelineSettings, options: SampleSourceOptions) throws -> PipelineGraph.Input {
+    static func open(_ input: SampleInput, settings: PipelineSettings, options: SampleSourceOptions) throws -> PipelineGraph.Input {
         let source = try SampleSources.open(path: input.path, options: options)
         do {
             try settings.validate(sampleRate: source.format.sampleRate)

@@ -19,7 +19,7 @@ public final class FeatureExtractor {
     /// |X[k]| per bin.
     private let magnitude: UnsafeMutableBufferPointer<Double>
     /// P[k] per bin (one-sided density PSD).
-    private let power: UnsafeMutableBufferPointer<Double>
+    private let powerStorage: UnsafeMutableBufferPointer<Double>
     /// Half-open bin ranges of the requested bands, precomputed from `f[k] = k*fs/N`.
     private let bandBins: [Range<Int>]
     /// Where each requested feature sits in `FrameFeatures`' fixed order.
@@ -35,8 +35,11 @@ public final class FeatureExtractor {
     /// Whether a family compares with the previous frame (`prime(_:)`, `resetSequence()`).
     public let dependsOnPreviousFrame: Bool
 
-    /// - Parameter configuration: validated window, rate, features and bands.
-    public init(configuration: FeatureConfiguration) {
+    /// - Parameters:
+    ///   - configuration: validated window, rate, features and bands.
+    ///   - keepsSpectrum: compute `P[k]` for every frame even when no requested feature
+    ///     reads it, so `power` is valid after each `extract` (averaged spectra, spectrograms).
+    public init(configuration: FeatureConfiguration, keepsSpectrum: Bool = false) {
         self.configuration = configuration
         length = configuration.frameLength
         binCount = length / 2 + 1
@@ -46,7 +49,7 @@ public final class FeatureExtractor {
         fftOutput = FFTWBuffer(count: 2 * binCount)
         squaredMagnitude = .allocate(capacity: binCount)
         magnitude = .allocate(capacity: binCount)
-        power = .allocate(capacity: binCount)
+        powerStorage = .allocate(capacity: binCount)
         logBinCount = log(Double(binCount))
         let fs = configuration.sampleRate
         let n = Double(configuration.frameLength)
@@ -85,14 +88,14 @@ public final class FeatureExtractor {
         self.bandColumn = bandColumn
         dependsOnPreviousFrame = families.contains { type(of: $0.family).dependsOnPreviousFrame }
         // Every family reads the spectrum.
-        needsSpectrum = !families.isEmpty || !configuration.bands.isEmpty
+        needsSpectrum = keepsSpectrum || !families.isEmpty || !configuration.bands.isEmpty
             || configuration.features.contains { !timeDomainOnly.contains($0) && $0 != .skewness && $0 != .kurtosis }
     }
 
     deinit {
         squaredMagnitude.deallocate()
         magnitude.deallocate()
-        power.deallocate()
+        powerStorage.deallocate()
     }
 
     /// Measures one frame.
@@ -112,7 +115,7 @@ public final class FeatureExtractor {
             for (column, slot) in featureSlots.enumerated() { values[column] = allValues[slot] }
         }
         let df = configuration.sampleRate / Double(length)
-        guard let p = power.baseAddress else { return }
+        guard let p = powerStorage.baseAddress else { return }
         for (index, bins) in bandBins.enumerated() {
             values[bandColumn + index] = FrameKernels.sum(p, bins) * df
         }
@@ -122,6 +125,11 @@ public final class FeatureExtractor {
             entry.family.measure(spectrum, into: UnsafeMutableBufferPointer(rebasing: values[entry.column..<end]))
         }
     }
+
+    /// The last extracted frame's one-sided density PSD `P[k]`, `k = 0...N/2` (FEATURES.md
+    /// section 5, flat frames from their exact spectrum). Valid until the next `extract`,
+    /// and only when a feature needs the spectrum or the extractor was made `keepsSpectrum`.
+    public var power: UnsafeBufferPointer<Double> { UnsafeBufferPointer(powerStorage) }
 
     /// Takes `frame` as the channel's previous frame, for families that compare with it
     /// (spectral flux), and writes nothing. The next `extract` is then its successor.
@@ -141,7 +149,7 @@ public final class FeatureExtractor {
     }
 
     private func frameSpectrum(_ frame: UnsafeBufferPointer<Double>, isFlat: Bool) -> FrameSpectrum? {
-        guard let x = frame.baseAddress, let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = power.baseAddress else {
+        guard let x = frame.baseAddress, let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = powerStorage.baseAddress else {
             return nil
         }
         return FrameSpectrum(samples: x, squaredMagnitude: s2, magnitude: s, power: p, isFlat: isFlat)
@@ -253,7 +261,7 @@ public final class FeatureExtractor {
         } else {
             plan.execute(input: fftInput.base, output: out)
         }
-        guard let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = power.baseAddress else {
+        guard let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = powerStorage.baseAddress else {
             return FrameKernels.SpectrumSums()
         }
         let powerScale = 1 / (configuration.sampleRate * window.sumOfSquares)
@@ -264,7 +272,7 @@ public final class FeatureExtractor {
         let fs = configuration.sampleRate
         let df = fs / Double(length)
         let nyquist = binCount - 1
-        let s2 = squaredMagnitude, s = magnitude, p = power
+        let s2 = squaredMagnitude, s = magnitude, p = powerStorage
         guard let sBase = s.baseAddress else { return }
         let magnitudeSum = sums.magnitude
         let energy = sums.energy
@@ -336,16 +344,16 @@ public final class FeatureExtractor {
             guard c - 2 >= 0, c + 2 <= nyquist else { continue }
             groups[groupCount] = (c - 2)...(c + 2)
             groupCount += 1
-            for k in (c - 2)...(c + 2) { harmonicPower += power[k] }
+            for k in (c - 2)...(c + 2) { harmonicPower += powerStorage[k] }
         }
         var fundamentalPower = 0.0
-        for k in fundamental { fundamentalPower += power[k] }
+        for k in fundamental { fundamentalPower += powerStorage[k] }
         if fundamentalPower > 0, groupCount > 1 {
             features.thd = (harmonicPower / fundamentalPower).squareRoot()
         }
         // Noise summed directly over the bins outside DC and the groups (which are disjoint
         // and ascending): subtracting from the total would cancel at high SNR.
-        guard let p = power.baseAddress else { return }
+        guard let p = powerStorage.baseAddress else { return }
         var noise = 0.0
         var k = 3
         for index in 0..<groupCount {

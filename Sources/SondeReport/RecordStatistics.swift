@@ -1,0 +1,48 @@
+public import SondeCore
+public import SondePlots
+
+/// What a report keeps of one input's records, per channel: every value column's
+/// `FeatureSummary` and the trended columns' `TrendEnvelope`s. Bounded whatever the
+/// number of records; shared by `sonde report` and the report of a saved measurement.
+public struct RecordStatistics: Sendable {
+    public let columns: [String]
+    /// Indices into `columns` of the trended ones, in plot order.
+    private let trended: [Int]
+    private var summaries: [[FeatureSummary]]
+    private var trends: [[TrendEnvelope]]
+
+    /// - Parameter trended: the columns drawn over time; names not in `columns` are skipped.
+    public init(channelCount: Int, columns: [String], trended: [String]) {
+        self.columns = columns
+        self.trended = trended.compactMap { columns.firstIndex(of: $0) }
+        summaries = Array(repeating: Array(repeating: FeatureSummary(), count: columns.count), count: channelCount)
+        trends = Array(repeating: Array(repeating: TrendEnvelope(capacity: 600), count: self.trended.count), count: channelCount)
+    }
+
+    /// Adds a batch's records (frame by frame, channels interleaved, as the pipeline emits them).
+    public mutating func add(_ batch: RecordBatch) {
+        let channelCount = batch.channelNames.count, columnCount = batch.columnCount
+        precondition(channelCount == summaries.count && columnCount == columns.count, "a batch of another shape")
+        batch.values.withUnsafeBufferPointer { values in
+            for frame in 0..<batch.frameCount {
+                for channel in 0..<channelCount {
+                    let base = (frame * channelCount + channel) * columnCount
+                    for column in 0..<columnCount { summaries[channel][column].add(values[base + column]) }
+                    for (slot, column) in trended.enumerated() { trends[channel][slot].append(values[base + column]) }
+                }
+            }
+        }
+    }
+
+    /// Channel `channel`'s summary table rows, in column order.
+    public func summary(channel: Int) -> [(column: String, summary: FeatureSummary)] {
+        columns.enumerated().map { ($0.element, summaries[channel][$0.offset]) }
+    }
+
+    /// Channel `channel`'s trend figures; frame f at `startTime + f * secondsPerFrame` seconds.
+    public func trendPlots(channel: Int, secondsPerFrame: Double, startTime: Double) -> [TrendPlot] {
+        trended.enumerated().map { slot, column in
+            TrendPlot(title: columns[column], envelope: trends[channel][slot], secondsPerFrame: secondsPerFrame, startTime: startTime)
+        }
+    }
+}

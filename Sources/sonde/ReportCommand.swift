@@ -1,0 +1,169 @@
+import ArgumentParser
+import Foundation
+import SondeCore
+import SondeDSP
+import SondeIO
+import SondePipeline
+import SondeReport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "One self-contained HTML page of figures and summaries per input and channel.",
+        discussion: """
+            Per input and channel: a spectrogram, the averaged spectrum (Welch, as `sonde \
+            spectrum`) on a log power axis with the dominant peak, its harmonics and --bands \
+            marked, feature trends over time (min/max envelopes where there are more windows than \
+            pixels), and a table of every feature's mean, min, max, p5 and p95; then the settings \
+            and the sonde version that made it. One pass over each input in bounded memory; the \
+            page has no scripts and fetches nothing.
+
+            Trends: rms, peak, crest_factor, kurtosis, dominant_frequency and spectral_centroid \
+            plus every band_power, or the features --features lists. Options as `sonde process`.
+
+            Examples:
+              # A pump's vibration, high-passed, with two bands marked
+              sonde report sample-data/pump-vibration.csv --filter highpass:10 \\
+                  --bands 0-500,500-2000 -o pump.html
+
+              # Raw 2-channel samples; every figure also as its own SVG/PNG file
+              sonde report bearing.f32le --rate 25600 --channels 2 --sample-type f32le \\
+                  --features rms,kurtosis,thd -o bearing.html --figures bearing-figures
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Sample files, folders or quoted patterns, or - for standard input.", valueName: "FILE"))
+    var inputs: [String] = []
+
+    @OptionGroup(title: "Pipeline")
+    var pipeline: PipelineOptions
+
+    @OptionGroup(title: "Input")
+    var input: InputOptions
+
+    @OptionGroup(title: "Engine")
+    var engine: EngineOptions
+
+    @Option(name: .long, help: ArgumentHelp("Also read input paths from LIST, one per line (- for standard input).", valueName: "LIST"))
+    var filesFrom: String?
+
+    @Flag(name: .long, help: "The --files-from list is NUL-separated (find -print0).")
+    var null = false
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The HTML file to write (atomically).", valueName: "OUT"))
+    var output: String
+
+    @Option(name: .long, help: ArgumentHelp("Also write each figure to this existing folder as SVG (the spectrogram also as PNG).", valueName: "DIR"))
+    var figures: String?
+
+    @Flag(name: .shortAndLong, help: "No notes or progress on standard error.")
+    var quiet = false
+
+    /// Trended when --features does not choose.
+    static let defaultTrends = ["rms", "peak", "crest_factor", "kurtosis", "dominant_frequency", "spectral_centroid"]
+
+    func validate() throws {
+        guard !inputs.isEmpty || filesFrom != nil else {
+            throw ValidationError("expected at least one FILE, folder or pattern (or --files-from LIST)")
+        }
+        if inputs.filter({ $0 == "-" }).count + (filesFrom == "-" ? 1 : 0) > 1 {
+            throw ValidationError("standard input (-) can be read only once")
+        }
+        if null && filesFrom == nil { throw ValidationError("--null describes the --files-from list; give --files-from LIST") }
+        if output == "-" { throw ValidationError("-o: a report is a file; give its name (report.html)") }
+        if let figures {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: figures, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--figures \(figures): no such folder; create it first")
+            }
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let settings = try pipeline.settings()
+            var list = try SampleInputs(arguments: inputs, sampleType: input.sampleType)
+            if let filesFrom {
+                try list.addList(
+                    SampleInputs.readList(filesFrom), from: filesFrom == "-" ? "standard input" : filesFrom, nullSeparated: null)
+            }
+            if let input = list.input(sameFileAs: output) {
+                throw SondeError(.invalidArgument, "-o \(output) is the input '\(input.path)': writing it would destroy the input")
+            }
+            let options = SampleSourceOptions(sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
+            let first = try ProcessCommand.open(list.inputs[0], settings: settings, options: options)
+            let columns = try settings.valueColumns(sampleRate: first.source.format.sampleRate)
+            let spectra = ReportSpectra()
+            var graphOptions = engine.graphOptions()
+            graphOptions.spectrumTap = spectra
+            let graph = PipelineGraph(settings: settings, options: graphOptions)
+            let destination = try OutputFile(atomicallyReplacing: output)
+            let interrupts = Interrupts { _ in graph.stop() }
+            let totalSamples = list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
+            let progress =
+                list.inputs.count > 1
+                ? ProgressBar.start(enabled: !quiet, total: list.inputs.count, unit: "inputs") { graph.inputsCompleted }
+                : ProgressBar.start(enabled: !quiet, total: totalSamples, unit: "samples") { graph.progress }
+            do {
+                let sink = try ReportSink(
+                    output: destination,
+                    head: ReportHTML.head(
+                        title: list.inputs.count == 1 ? "sonde report: \(list.inputs[0].name)" : "sonde report: \(list.inputs.count) inputs",
+                        madeBy: "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
+                        settings: settingsRows(settings, inputCount: list.inputs.count)),
+                    spectra: spectra, columns: columns, trended: trendedColumns(columns),
+                    bands: settings.bands.map { $0.low...$0.high }, figures: figures.map { ReportFigures(directory: $0) },
+                    frameLength: settings.frameLength)
+                _ = try await graph.run(
+                    ProcessCommand.lazyInputs(list.inputs, first: first, columns: columns, settings: settings, options: options), sink: sink)
+                progress?.finish()
+                if let signal = interrupts.signal {
+                    destination.abandon()
+                    Diagnostics.say("sonde report: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(output) left as it was")
+                    throw ExitCode(128 + signal)
+                }
+                try sink.finish()
+                try destination.commit()
+                if !quiet { for note in sink.notes { Diagnostics.note(note) } }
+            } catch {
+                progress?.finish()
+                destination.abandon()
+                throw error
+            }
+        }
+    }
+
+    /// The trends: the features --features lists (or the default set) among the columns,
+    /// then every band power.
+    private func trendedColumns(_ columns: [String]) -> [String] {
+        let chosen = pipeline.features.map { $0.split(separator: ",").map { String($0) } } ?? Self.defaultTrends
+        return columns.filter { chosen.contains($0) } + columns.filter { $0.hasPrefix("band_power:") }
+    }
+
+    /// What the page says made it: every option that changes a number.
+    private func settingsRows(_ settings: PipelineSettings, inputCount: Int) -> [(label: String, value: String)] {
+        var rows: [(label: String, value: String)] = [
+            ("Command", (["sonde"] + CommandLine.arguments.dropFirst()).joined(separator: " ")),
+            ("Inputs", "\(inputCount)"),
+            ("Window N", "\(settings.frameLength) samples (periodic Hann)"),
+            ("Hop H", "\(settings.hop) samples"),
+            ("Filters", pipeline.filter.isEmpty ? "none" : pipeline.filter.joined(separator: ", then ")),
+            ("Features", pipeline.features ?? "all"),
+            ("Bands", pipeline.bands ?? "none"),
+        ]
+        if let rate = input.rate { rows.append(("Sample rate (--rate)", "\(rate.compactDescription) Hz")) }
+        if let channels = input.channels { rows.append(("Channels (--channels)", "\(channels)")) }
+        if let type = input.sampleType { rows.append(("Sample type", type.rawValue)) }
+        for (flag, value) in [("--mel", pipeline.mel), ("--mfcc", pipeline.mfcc)] {
+            if let value { rows.append((flag, "\(value)")) }
+        }
+        if let band = pipeline.velocityBand { rows.append(("--velocity-band", band)) }
+        if let reference = pipeline.reference { rows.append(("--reference", reference.compactDescription)) }
+        rows.append(("Contract", "FEATURES.md (every number's definition)"))
+        return rows
+    }
+}
