@@ -1,5 +1,5 @@
 # Fresh-machine entry points: `make demo` and `make test` install what is missing first.
-APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config python3
+APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config python3 chromium chromium-driver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
@@ -58,6 +58,9 @@ test: deps
 	python3 -c "import prometheus_client" 2>/dev/null || python3 -m pip install -q prometheus_client
 	python3 Tests/Live/check_metrics.py .build/debug/sonde
 	python3 Tests/Live/check_stalled_client.py .build/debug/sonde
+	# The live page in headless Chromium: values change, every figure draws, no console error.
+	python3 -c "import selenium, PIL" 2>/dev/null || python3 -m pip install -q selenium pillow
+	python3 Tests/Browser/check_live.py .build/debug/sonde
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
 	# Mutated inputs and options through the debug binary (about a minute): no crash, hang,

@@ -13,8 +13,10 @@ final class LiveBroadcast: Sendable {
     private struct State {
         var clients: [Int: AsyncStream<ByteBuffer>.Continuation] = [:]
         var nextID = 0
-        /// The last update, given to a client as it connects so its page fills at once.
-        var last: ByteBuffer?
+        /// The last update with figures and the last of values only (when newer), given to
+        /// a client as it connects so its page fills at once.
+        var lastFigures: ByteBuffer?
+        var lastValues: ByteBuffer?
         var finished = false
     }
 
@@ -32,24 +34,30 @@ final class LiveBroadcast: Sendable {
     /// A new client's updates, starting with the latest; ends when the stream does.
     func subscribe() -> AsyncStream<ByteBuffer> {
         let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(clientBuffer))
-        let (id, last, finished) = state.withLock { state in
+        let (id, latest, finished) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             if !state.finished { state.clients[id] = continuation }
-            return (id, state.last, state.finished)
+            return (id, [state.lastFigures, state.lastValues].compactMap { $0 }, state.finished)
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.clients.removeValue(forKey: id) }
         }
-        if let last { continuation.yield(last) }
+        for update in latest { continuation.yield(update) }
         if finished { continuation.finish() }
         return stream
     }
 
     /// Queues `update` for every client; drops (and counts) where a buffer is full.
-    func send(_ update: ByteBuffer) {
+    /// - Parameter hasFigures: whether the update carries the figures (else values only).
+    func send(_ update: ByteBuffer, hasFigures: Bool = false) {
         let clients = state.withLock { state in
-            state.last = update
+            if hasFigures {
+                state.lastFigures = update
+                state.lastValues = nil
+            } else {
+                state.lastValues = update
+            }
             return Array(state.clients.values)
         }
         // Outside the lock: yield may run a client's termination handler, which takes it.

@@ -88,8 +88,8 @@ enum LivePage {
           });
           statusLine.textContent = update.records + " records, latest at " + update.time +
             (update.droppedSamples > 0 ? ", " + update.droppedSamples + " samples dropped" : "");
-          place(document.getElementById("trends"), update.trends);
-          place(document.getElementById("spectrum"), update.spectrum);
+          if (update.trends) place(document.getElementById("trends"), update.trends);
+          if (update.spectrum) place(document.getElementById("spectrum"), update.spectrum);
         }
 
         const events = new EventSource("events");

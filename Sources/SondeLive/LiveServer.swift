@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 public import SondeCore
+public import SondePipeline
 import Synchronization
 
 /// The HTTP side of `stream --serve`: the live page at `/`, its updates as Server-Sent
@@ -13,13 +14,18 @@ import Synchronization
 public final class LiveServer: Sendable {
     /// Where the page is, with the port actually bound (useful with port 0).
     public let url: String
-    /// How often the page is updated at most: records can come by the thousand per second,
-    /// and a person reads a value a few times a second.
+    /// How often the page's values are updated at most: records can come by the thousand
+    /// per second, and a person reads a value a few times a second.
     public static let updateInterval = Duration.milliseconds(200)
+    /// Every how many updates the figures are drawn again (once a second): drawing them
+    /// costs far more than the values (about 100 KB of SVG for 4 channels) and shares the
+    /// cores with the measurement.
+    static let updatesPerFigure = 5
 
     private let feed: LiveFeed
     private let metrics: LiveMetrics
     private let broadcast: LiveBroadcast
+    private let spectra = LiveSpectra()
     private let droppedSamples: @Sendable () -> Int
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
@@ -99,6 +105,9 @@ public final class LiveServer: Sendable {
         return server
     }
 
+    /// Give this to the graph (`PipelineGraph.Options.spectrumTap`) for the page's spectra.
+    public var spectrumTap: any SpectrumTap { spectra }
+
     /// Takes one batch of records (the exporter's thread).
     public func publish(_ batch: RecordBatch) {
         feed.publish(batch)
@@ -117,7 +126,7 @@ public final class LiveServer: Sendable {
         let running = tasks.withLock { $0 }
         running.last?.cancel()
         await running.last?.value
-        sendUpdate(after: -1)
+        sendUpdate(after: -1, withFigures: true)
         broadcast.send(LiveUpdate.end)
         broadcast.finish()
         // Pages read the end in a moment; a client that never reads is not waited for.
@@ -128,18 +137,24 @@ public final class LiveServer: Sendable {
     /// Composes an update from the feed every `updateInterval` while there is something new.
     private func tick() async {
         var version = -1
+        var ticks = 0
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.updateInterval)
-            version = sendUpdate(after: version)
+            version = sendUpdate(after: version, withFigures: ticks % Self.updatesPerFigure == 0)
+            ticks += 1
         }
     }
 
     /// Sends the feed's state if it changed since `version`; returns the version sent.
     @discardableResult
-    private func sendUpdate(after version: Int) -> Int {
+    private func sendUpdate(after version: Int, withFigures: Bool) -> Int {
         guard let snapshot = feed.snapshot(after: version) else { return version }
-        let update = LiveUpdate(snapshot: snapshot, droppedSamples: droppedSamples(), trends: [], spectrum: [])
-        if let event = try? update.event() { broadcast.send(event) }
+        let update = LiveUpdate(
+            snapshot: snapshot, droppedSamples: droppedSamples(),
+            trends: withFigures ? LiveFigures.trends(snapshot, step: feed.trendStep) : nil,
+            spectrum: withFigures ? LiveFigures.spectra(spectra.snapshot()) : nil
+        )
+        if let event = try? update.event() { broadcast.send(event, hasFigures: withFigures) }
         return snapshot.version
     }
 }

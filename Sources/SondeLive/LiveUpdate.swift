@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import SondeCore
 
-/// One page update as a Server-Sent Event: the latest values and the figures, as JSON in
-/// an `update` event; `end` tells the page the stream is over (so it stops reconnecting).
+/// One page update as a Server-Sent Event: the latest values and, in some updates, the
+/// figures, as JSON in an `update` event; `end` tells the page the stream is over (so it
+/// stops reconnecting).
 struct LiveUpdate: Encodable {
     /// A figure the server drew, placed by the page as is.
     struct Figure: Encodable {
@@ -19,10 +20,11 @@ struct LiveUpdate: Encodable {
     /// Per channel, per column; null where a value is not finite.
     var values: [[Double?]]
     var droppedSamples: Int
-    var trends: [Figure]
-    var spectrum: [Figure]
+    /// Nil in an update of values only: the page keeps the figures it has.
+    var trends: [Figure]?
+    var spectrum: [Figure]?
 
-    init(snapshot: LiveSnapshot, droppedSamples: Int, trends: [Figure], spectrum: [Figure]) {
+    init(snapshot: LiveSnapshot, droppedSamples: Int, trends: [Figure]?, spectrum: [Figure]?) {
         records = snapshot.records
         time = UTCTimestamp.rfc3339(epochSeconds: snapshot.latestTime)
         channels = snapshot.channels
@@ -41,7 +43,9 @@ struct LiveUpdate: Encodable {
     /// The update as an SSE `update` event.
     func event() throws -> ByteBuffer {
         var bytes = ByteBuffer(string: "event: update\ndata: ")
-        bytes.writeBytes(try JSONEncoder().encode(self))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        bytes.writeBytes(try encoder.encode(self))
         bytes.writeString("\n\n")
         return bytes
     }

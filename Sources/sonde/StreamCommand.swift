@@ -133,6 +133,7 @@ struct StreamCommand: AsyncParsableCommand {
                     host: serve.host, port: serve.port, columns: layout.valueColumns, droppedSamples: { drops?.value ?? 0 }
                 )
             }
+            options.spectrumTap = server?.spectrumTap
             if let server, !quiet { Diagnostics.say("sonde stream: live page at \(server.url), metrics at \(server.url)metrics") }
             let graph = PipelineGraph(settings: settings, options: options)
             let interrupts = Interrupts { _ in graph.stop() }

@@ -19,10 +19,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Live"))
 from PIL import Image  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
-from headless import start_browser  # noqa: E402
+from headless import ARTIFACTS, Browser  # noqa: E402
 from live_stream import PROFILE, LiveStream, wait_until  # noqa: E402
-
-ARTIFACTS = os.path.join(HERE, "artifacts")
 
 
 def table_values(driver):
@@ -37,7 +35,6 @@ def distinct_colours(png, limit=64):
 
 def main():
     binary = sys.argv[1]
-    os.makedirs(ARTIFACTS, exist_ok=True)
     failures = []
 
     def check(condition, message):
@@ -45,11 +42,11 @@ def main():
             failures.append(message)
 
     arguments = ["--profile", PROFILE, "--seed", "5", "--duration", "30s", "--bands", "0-500,500-2000"]
-    driver = start_browser()
+    browser = Browser(width=1280, height=1000)
+    driver = browser.driver
     try:
         with LiveStream(binary, arguments) as stream:
-            driver.set_window_size(1280, 1100)
-            driver.get(stream.url)
+            browser.open(stream.url)
             filled = wait_until(lambda: any(value not in ("", "–") for value in table_values(driver)), timeout=15)
             check(filled, "the values table never filled")
             figures_drawn = wait_until(
@@ -67,6 +64,9 @@ def main():
             check("records" in status, f"status line: {status!r}")
 
             figures = driver.find_elements(By.CSS_SELECTOR, "figure")
+            # The faulty pump's two channels: rms, peak, kurtosis and dominant_frequency trends
+            # for each, and each channel's latest spectrum.
+            check(len(figures) == 4 * 2 + 2, f"{len(figures)} figures, expected 10")
             for index, figure in enumerate(figures):
                 caption = figure.find_element(By.TAG_NAME, "figcaption").text
                 svg = figure.find_element(By.TAG_NAME, "svg")
@@ -77,24 +77,25 @@ def main():
                 size = svg.size
                 check(marks > 2, f"figure {caption!r} has {marks} marks")
                 check(size["width"] > 100 and size["height"] > 50, f"figure {caption!r} is {size}")
+                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", figure)
                 colours = distinct_colours(figure.screenshot_as_png)
                 check(colours > 3, f"figure {caption!r} shows {colours} colours on screen")
-            driver.save_screenshot(os.path.join(ARTIFACTS, "live.png"))
+            screenshot = browser.screenshot("live.png")
 
-            errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+            errors = browser.console_errors()
             check(not errors, f"console errors: {errors}")
             check(not stream.bad_lines, f"stdout lines that are not records: {stream.bad_lines[:2]}")
             records_seen = stream.records
             check(records_seen > 0, "no records on stdout while the page was open")
     finally:
-        driver.quit()
+        browser.quit()
 
     if failures:
         for failure in failures:
             print("FAIL:", failure)
         sys.exit(1)
     print(f"ok: live page with {len(figures)} figures, {changed} of {len(first)} values changed in 2 s, "
-          f"no console errors; {records_seen} records on stdout meanwhile; screenshot in {ARTIFACTS}")
+          f"no console errors; {records_seen} records on stdout meanwhile; screenshot {screenshot}")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import urllib.request
 
 from live_stream import LiveStream, wait_until, write_profile
 
-RATE, CHANNELS, SECONDS = 51200, 4, 20
+RATE, CHANNELS, SECONDS = 51200, 4, 12
 WINDOW, HOP = 1024, 512
 
 

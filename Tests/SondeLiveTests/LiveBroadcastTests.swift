@@ -40,16 +40,22 @@ struct LiveBroadcastTests {
         #expect(slowest < .milliseconds(50), "a send waited \(slowest)")
     }
 
-    @Test func aNewClientStartsWithTheLatestUpdateAndEndedClientsLeave() async {
+    /// A client that connects gets the last figures and the values sent since, then ends
+    /// with the stream.
+    @Test(arguments: [
+        ([(1, false), (2, false)], ["update 2"]),
+        ([(1, true), (2, false), (3, false)], ["update 1", "update 3"]),
+        ([(1, true), (2, false), (3, true)], ["update 3"]),
+    ])
+    func aNewClientStartsWithTheLatestAndEndedClientsLeave(sent: [(Int, Bool)], expected: [String]) async {
         let broadcast = LiveBroadcast(clientBuffer: 2)
-        broadcast.send(update(1))
-        broadcast.send(update(2))
+        for (number, hasFigures) in sent { broadcast.send(update(number), hasFigures: hasFigures) }
         let late = broadcast.subscribe()
         #expect(broadcast.clientCount == 1)
         broadcast.finish()
         var seen: [String] = []
         for await bytes in late { seen.append(String(buffer: bytes)) }
-        #expect(seen == ["update 2"])
+        #expect(seen == expected)
         #expect(broadcast.clientCount == 0)
         #expect(broadcast.droppedUpdates == 0)
     }
