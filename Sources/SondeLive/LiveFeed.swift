@@ -54,7 +54,9 @@ final class LiveFeed: Sendable {
                 state.trend = TrendHistory()
             }
             let last = (batch.frameCount - 1) * stride
-            state.latest = Array(batch.values[last..<(last + stride)])
+            // In place: no allocation per batch when records come by the thousand.
+            if state.latest.count != stride { state.latest = [Double](repeating: .nan, count: stride) }
+            for index in 0..<stride { state.latest[index] = batch.values[last + index] }
             state.latestTime = Self.time(of: batch, frame: batch.frameCount - 1)
             state.records += batch.recordCount
             state.version += 1

@@ -26,7 +26,11 @@ final class LiveSpectra: SpectrumTap {
                     power: Array(repeating: [], count: spectra.format.channelCount)
                 )
             }
-            latest?.power[spectra.channel] = Array(last)
+            // In place once the channel has a spectrum: no allocation per block.
+            if latest?.power[spectra.channel].count != last.count {
+                latest?.power[spectra.channel] = [Double](repeating: 0, count: last.count)
+            }
+            for k in 0..<last.count { latest?.power[spectra.channel][k] = last[k] }
         }
     }
 
