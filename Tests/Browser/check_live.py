@@ -80,6 +80,7 @@ def main():
                 driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", figure)
                 colours = distinct_colours(figure.screenshot_as_png)
                 check(colours > 3, f"figure {caption!r} shows {colours} colours on screen")
+            driver.execute_script("window.scrollTo(0, 0)")
             screenshot = browser.screenshot("live.png")
 
             errors = browser.console_errors()

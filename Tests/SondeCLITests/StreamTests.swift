@@ -207,4 +207,23 @@ import _SondeTestSupport
         #expect(result.status != 0)
         #expect(result.stderr.contains("bad.profile, line 3"), "\(result.stderr)")
     }
+
+    /// `--serve` takes [ADDR:]PORT with a port up to 65535; an address that cannot be bound
+    /// is an error before any record.
+    @Test(arguments: ["70000", "-1", "host:", ":80", "abc"])
+    func serveRejectsBadAddresses(address: String) throws {
+        let profile = sampleData.appendingPathComponent("faulty-pump.profile").path
+        let result = try SondeBinary.run(["stream", "--profile", profile, "--frames", "1", "--serve", address])
+        #expect(result.status == 64, "\(address): \(result.stderr)")
+        #expect(result.stderr.contains("--serve"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func serveOnAnAddressNotOfThisMachineFailsBeforeAnyRecord() throws {
+        let profile = sampleData.appendingPathComponent("faulty-pump.profile").path
+        let result = try SondeBinary.run(["stream", "--profile", profile, "--frames", "5", "--serve", "192.0.2.1:8080"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--serve 192.0.2.1:8080"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
 }
