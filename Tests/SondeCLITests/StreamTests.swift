@@ -226,4 +226,21 @@ import _SondeTestSupport
         #expect(result.stderr.contains("--serve 192.0.2.1:8080"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
+
+    /// With the live page served, stdout carries the same records as without it.
+    @Test func serveLeavesTheRecordsOnStdoutAsTheyWere() throws {
+        let profile = sampleData.appendingPathComponent("faulty-pump.profile").path
+        let arguments = ["stream", "--profile", profile, "--seed", "7", "--as-fast-as-possible", "--frames", "200"]
+        let plain = try SondeBinary.run(arguments)
+        let served = try SondeBinary.run(arguments + ["--serve", "127.0.0.1:0"])
+        #expect(plain.status == 0 && served.status == 0, "\(served.stderr)")
+        #expect(served.stderr.contains("live page at http://127.0.0.1:"), "\(served.stderr)")
+        let expected = try JSONRecord.decodeLines(plain.stdout)
+        let records = try JSONRecord.decodeLines(served.stdout)
+        #expect(records.count == 400 && expected.count == 400)
+        for (record, reference) in zip(records, expected) {
+            #expect(record.fields.keys.sorted() == reference.fields.keys.sorted())
+            for (key, value) in reference.fields where key != "time" { #expect(record[key] == value, "\(key)") }
+        }
+    }
 }
