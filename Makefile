@@ -1,5 +1,7 @@
 # Fresh-machine entry points: `make demo` and `make test` install what is missing first.
-APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config python3 chromium chromium-driver
+APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config python3
+# Only `make test` needs a browser (Tests/Browser).
+BROWSER_APT_PACKAGES := chromium chromium-driver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
@@ -53,13 +55,21 @@ test: deps
 	# Parquet read back by pyarrow, polars and DuckDB against the CSV of the same run.
 	python3 -c "import pyarrow, polars, duckdb" 2>/dev/null || python3 -m pip install -q pyarrow polars duckdb
 	python3 Tests/Parquet/check_parquet.py .build/debug/sonde
+	# The report page in headless Chromium (Debian's chromium + chromium-driver, Selenium from
+	# PyPI): no console errors, every figure drawn, summary tables against reference.py.
+	@missing=""; for p in $(BROWSER_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	python3 -c "import selenium, numpy, scipy" 2>/dev/null || python3 -m pip install -q selenium numpy scipy
+	python3 Tests/Browser/test_report.py --binary .build/debug/sonde
 	# stream --serve: /metrics through prometheus_client's text parser; clients that never
-	# read do not slow the stream and their dropped updates are counted (about 30 s).
-	python3 -c "import prometheus_client" 2>/dev/null || python3 -m pip install -q prometheus_client
+	# read do not slow the stream and their dropped updates are counted (about 20 s); the
+	# live page in headless Chromium: values change, every figure draws, no console error.
+	python3 -c "import prometheus_client, PIL" 2>/dev/null || python3 -m pip install -q prometheus_client pillow
 	python3 Tests/Live/check_metrics.py .build/debug/sonde
 	python3 Tests/Live/check_stalled_client.py .build/debug/sonde
-	# The live page in headless Chromium: values change, every figure draws, no console error.
-	python3 -c "import selenium, PIL" 2>/dev/null || python3 -m pip install -q selenium pillow
 	python3 Tests/Browser/check_live.py .build/debug/sonde
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests

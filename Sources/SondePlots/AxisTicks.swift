@@ -38,4 +38,18 @@ enum AxisTicks {
         let every = Swift.max(1, (last - first) / Swift.max(target - 1, 1) + ((last - first) % Swift.max(target - 1, 1) == 0 ? 0 : 1))
         return stride(from: first, through: last, by: every).map { $0 }
     }
+
+    /// Labels for evenly spaced ticks, with as many decimals as their spacing needs: ticks
+    /// 999.8, 1000, 1000.2 read as such, not as three "1000"s.
+    static func labels(_ ticks: [Double]) -> [String] {
+        guard ticks.count >= 2 else { return ticks.map(SVGText.number) }
+        let step = abs(ticks[1] - ticks[0])
+        let largest = ticks.map(abs).max() ?? 0
+        guard step > 0, step >= 1e-3, largest < 1e6 else { return ticks.map(SVGText.number) }
+        let decimals = Swift.max(0, -Int(log10(step).rounded(.down)))
+        return ticks.map { value in
+            let text = String(format: "%.\(decimals)f", value)
+            return text.hasPrefix("-") && Double(text) == 0 ? String(text.dropFirst()) : text
+        }
+    }
 }

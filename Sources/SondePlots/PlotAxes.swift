@@ -14,6 +14,11 @@ struct PlotAxes {
     var xTicks: [Tick]
     var yTicks: [Tick]
 
+    /// Ticks at `values`, placed by `position`, labelled with the decimals their spacing needs.
+    static func ticks(_ values: [Double], position: (Double) -> Double) -> [Tick] {
+        zip(values, AxisTicks.labels(values)).map { Tick(position: position($0.0), label: $0.1) }
+    }
+
     /// Grid and border behind the data: call first.
     func background() -> String {
         let l = layout

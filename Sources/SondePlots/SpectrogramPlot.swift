@@ -15,7 +15,7 @@ public struct SpectrogramPlot: Sendable {
     /// `sampleRate`, the first starting at `startTime` seconds.
     public init(
         title: String, spectrogram: Spectrogram, sampleRate: Double, frameLength: Int, hop: Int, startTime: Double = 0,
-        unit: String = "units²/Hz", width: Double = 720, height: Double = 300
+        unit: String = "units²/Hz", width: Double = 660, height: Double = 320
     ) {
         self.title = title
         image = SpectrogramImage(spectrogram)
@@ -32,10 +32,8 @@ public struct SpectrogramPlot: Sendable {
     public func svg() -> String {
         let axes = PlotAxes(
             layout: layout, title: title, xTitle: "Time (s)", yTitle: "Frequency (Hz)",
-            xTicks: AxisTicks.linear(timeRange).map { .init(position: layout.x($0, in: timeRange), label: SVGText.number($0)) },
-            yTicks: AxisTicks.linear(frequencyRange, target: 5).filter { $0 >= 0 }.map {
-                .init(position: layout.y($0, in: frequencyRange), label: SVGText.number($0))
-            })
+            xTicks: PlotAxes.ticks(AxisTicks.linear(timeRange)) { layout.x($0, in: timeRange) },
+            yTicks: PlotAxes.ticks(AxisTicks.linear(frequencyRange, target: 5).filter { $0 >= 0 }) { layout.y($0, in: frequencyRange) })
         var body = axes.background()
         body += "<image class=\"spectrogram\" x=\"\(c(layout.left))\" y=\"\(c(layout.top))\" width=\"\(c(layout.plotWidth))\" height=\"\(c(layout.plotHeight))\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"\(image.dataURI)\"/>"
         body += axes.foreground()

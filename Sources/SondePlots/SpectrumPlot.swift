@@ -22,7 +22,7 @@ public struct SpectrumPlot: Sendable {
 
     public init(
         title: String, frequencies: [Double], power: [Double], unit: String = "units²/Hz", bands: [ClosedRange<Double>] = [],
-        width: Double = 720, height: Double = 320
+        width: Double = 660, height: Double = 320
     ) {
         precondition(frequencies.count == power.count)
         self.title = title
@@ -41,7 +41,8 @@ public struct SpectrumPlot: Sendable {
     public var logPowerRange: ClosedRange<Double> {
         let positive = power.filter { $0 > 0 && $0.isFinite }
         guard let high = positive.max(), let low = positive.min() else { return -1...0 }
-        let top = log10(high).rounded(.up)
+        // Headroom above the peak, so its mark and label stay inside the frame.
+        let top = (log10(high) + 0.2).rounded(.up)
         let bottom = Swift.max(log10(low).rounded(.down), top - 12)
         return bottom < top ? bottom...top : (top - 1)...top
     }
@@ -86,7 +87,7 @@ public struct SpectrumPlot: Sendable {
         let xRange = frequencyRange, yRange = logPowerRange
         let axes = PlotAxes(
             layout: layout, title: title, xTitle: "Frequency (Hz)", yTitle: "Power (\(unit), log)",
-            xTicks: AxisTicks.linear(xRange).map { .init(position: x(frequency: $0), label: SVGText.number($0)) },
+            xTicks: PlotAxes.ticks(AxisTicks.linear(xRange)) { x(frequency: $0) },
             yTicks: AxisTicks.decades(yRange).map {
                 .init(position: layout.y(Double($0), in: yRange), label: SVGText.number(pow(10, Double($0))))
             })
@@ -104,7 +105,11 @@ public struct SpectrumPlot: Sendable {
         for band in bands {
             let x0 = x(frequency: band.lowerBound), x1 = x(frequency: Swift.min(band.upperBound, frequencyRange.upperBound))
             svg += "<rect class=\"band\" x=\"\(c(x0))\" y=\"\(c(top))\" width=\"\(c(Swift.max(x1 - x0, 1)))\" height=\"\(c(height))\" fill=\"#4a90d9\" fill-opacity=\"0.12\" stroke=\"#4a90d9\" stroke-opacity=\"0.5\" stroke-dasharray=\"2 3\"/>"
-            svg += "<text x=\"\(c(x0 + 3))\" y=\"\(c(top + height - 5))\" fill=\"#2a6099\" font-size=\"10\">\(SVGText.number(band.lowerBound))–\(SVGText.number(band.upperBound)) Hz</text>"
+            let label = "\(SVGText.number(band.lowerBound))–\(SVGText.number(band.upperBound)) Hz"
+            // Labelled only where the label fits in the band (about 6 px a character at 10 px).
+            if x1 - x0 >= Double(label.count) * 6 + 4 {
+                svg += "<text x=\"\(c(x0 + 3))\" y=\"\(c(top + height - 5))\" fill=\"#2a6099\" font-size=\"10\">\(label)</text>"
+            }
         }
         return svg
     }
@@ -149,10 +154,15 @@ public struct SpectrumPlot: Sendable {
         guard let peak = dominantPeak else { return "" }
         var svg = ""
         let top = layout.top, bottom = layout.top + layout.plotHeight
+        var lastLabel = -Double.infinity
         for (index, frequency) in harmonics.enumerated() {
             let hx = x(frequency: frequency)
             svg += "<line class=\"harmonic\" x1=\"\(c(hx))\" y1=\"\(c(top))\" x2=\"\(c(hx))\" y2=\"\(c(bottom))\" stroke=\"#e67e22\" stroke-dasharray=\"4 3\"/>"
-            svg += "<text x=\"\(c(hx + 2))\" y=\"\(c(top + 11))\" fill=\"#b35900\" font-size=\"10\">\(index + 2)×</text>"
+            // Lines closer than a label's width share the first one's label.
+            if hx - lastLabel >= 18 {
+                svg += "<text x=\"\(c(hx + 2))\" y=\"\(c(top + 11))\" fill=\"#b35900\" font-size=\"10\">\(index + 2)×</text>"
+                lastLabel = hx
+            }
         }
         let px = x(frequency: peak.frequency), py = y(power: peak.power, in: yRange)
         svg += "<circle class=\"peak\" cx=\"\(c(px))\" cy=\"\(c(py))\" r=\"4\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>"

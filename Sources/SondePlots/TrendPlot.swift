@@ -13,7 +13,7 @@ public struct TrendPlot: Sendable {
 
     public init(
         title: String, unit: String = "", envelope: TrendEnvelope, secondsPerFrame: Double, startTime: Double = 0,
-        width: Double = 720, height: Double = 220
+        width: Double = 440, height: Double = 200
     ) {
         self.title = title
         self.unit = unit
@@ -37,8 +37,8 @@ public struct TrendPlot: Sendable {
         let xRange = timeRange, yRange = valueRange
         let axes = PlotAxes(
             layout: layout, title: title, xTitle: "Time (s)", yTitle: unit.isEmpty ? title : "\(title) (\(unit))",
-            xTicks: AxisTicks.linear(xRange).map { .init(position: layout.x($0, in: xRange), label: SVGText.number($0)) },
-            yTicks: AxisTicks.linear(yRange, target: 4).map { .init(position: layout.y($0, in: yRange), label: SVGText.number($0)) })
+            xTicks: PlotAxes.ticks(AxisTicks.linear(xRange)) { layout.x($0, in: xRange) },
+            yTicks: PlotAxes.ticks(AxisTicks.linear(yRange, target: 4)) { layout.y($0, in: yRange) })
         var body = axes.background()
         let columns = envelope.columns
         func point(_ frame: Double, _ value: Double) -> String {

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -76,6 +77,19 @@ class Browser:
     def run(self, script: str, *args):
         """Runs JavaScript in the page and returns its result."""
         return self.driver.execute_script(script, *args)
+
+    def wait_until(self, script: str, timeout: float = 10.0, interval: float = 0.1):
+        """Runs `script` (JavaScript that returns a value) until it returns something truthy,
+        and returns that; raises TimeoutError after `timeout` seconds (a live page that
+        never updates)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = self.run(script)
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"still falsy after {timeout} s: {script}")
+            time.sleep(interval)
 
     def screenshot(self, name: str, full_page: bool = True) -> str:
         """Saves a PNG screenshot as artifacts/NAME (the whole page's height when
