@@ -93,6 +93,13 @@ test: deps
 	fi
 	python3 -c "import selenium, numpy, scipy" 2>/dev/null || python3 -m pip install -q selenium numpy scipy
 	python3 Tests/Browser/test_report.py --binary .build/debug/sonde
+	# stream --serve: /metrics through prometheus_client's text parser; clients that never
+	# read do not slow the stream and their dropped updates are counted (about 20 s); the
+	# live page in headless Chromium: values change, every figure draws, no console error.
+	python3 -c "import prometheus_client, PIL" 2>/dev/null || python3 -m pip install -q prometheus_client pillow
+	python3 Tests/Live/check_metrics.py .build/debug/sonde
+	python3 Tests/Live/check_stalled_client.py .build/debug/sonde
+	python3 Tests/Browser/check_live.py .build/debug/sonde
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
 	# Mutated inputs and options through the debug binary (about a minute): no crash, hang,

@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SondeStore", targets: ["SondeStore"]),
         .library(name: "SondeBatch", targets: ["SondeBatch"]),
         .library(name: "SondePlots", targets: ["SondePlots"]),
+        .library(name: "SondeLive", targets: ["SondeLive"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -31,6 +32,14 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Device profiles are TOML.
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // The live page: an HTTP server for `stream --serve`, its /metrics, and latency percentiles.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Hummingbird's own transport: to bound each page client's socket buffer.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // Only to give the server a logger that stays off stdout (swift-log's default writes there).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -72,7 +81,9 @@ let package = Package(
         .target(
             name: "SondePipeline",
             dependencies: [
-                "SondeDSP", "SondeCore", .product(name: "DequeModule", package: "swift-collections"),
+                "SondeDSP", "SondeCore",
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
@@ -102,10 +113,22 @@ let package = Package(
         .target(name: "SondePlots"),
         // `sonde report`: feature summaries, trends and spectra of a run, as one HTML page.
         .target(name: "SondeReport", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "SondePlots"]),
+        // The live page of `stream --serve`: Hummingbird serves it, its Server-Sent Events and
+        // the Prometheus /metrics; the one importer of both.
+        .target(
+            name: "SondeLive",
+            dependencies: [
+                "SondeCore", "SondePipeline", "SondePlots",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport", "SondeLive",
                 "SondeAccounts", "SondeMeasurements", "SondeStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -121,6 +144,7 @@ let package = Package(
             dependencies: ["SondeCore", "SondeDSP"],
             path: "Tests/_SondeTestSupport"
         ),
+        .testTarget(name: "SondeLiveTests", dependencies: ["SondeLive", "SondeCore", "SondePipeline"]),
         .testTarget(name: "SondeCoreTests", dependencies: ["SondeCore", "_SondeTestSupport"]),
         .testTarget(name: "SondeDSPTests", dependencies: ["SondeDSP", "_SondeTestSupport"]),
         .testTarget(name: "SondeIOTests", dependencies: ["SondeIO", "_SondeTestSupport"]),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SondeCore
 import SondeIO
+import SondeLive
 import SondePipeline
 import Synchronization
 
@@ -24,6 +25,11 @@ struct StreamCommand: AsyncParsableCommand {
             channel every 0.512 s. When stdout cannot keep up, a live device drops its oldest \
             blocks (counted in the summary); --on-overrun block waits instead.
 
+            --serve [ADDR:]PORT also serves a live page (values, trends, spectrum; open \
+            http://127.0.0.1:PORT/) and /metrics in the Prometheus text format, on loopback \
+            unless an address is given. stdout keeps its records; a slow or stalled browser \
+            misses page updates (counted in /metrics) and never holds back the measurement.
+
             Records are written as they are computed: a bad sample late in the input stops \
             the run with an error after the records before it were written.
 
@@ -37,6 +43,7 @@ struct StreamCommand: AsyncParsableCommand {
               sonde stream --profile sample-data/healthy-pump.toml --as-fast-as-possible \\
                   --frames 100 --record raw.f32
               sonde stream --input sample-data/motor.wav --realtime --stats
+              sonde stream --profile sample-data/faulty-pump.toml --serve 8080 > records.ndjson
               my-daq | sonde stream --input - --rate 10000 --channels 3 --sample-type i16le
             """
     )
@@ -69,11 +76,15 @@ struct StreamCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write the samples measured to this raw file (.f32 or .f64).", valueName: "FILE"))
     var record: String?
 
+    @Option(help: ArgumentHelp("Serve a live page and /metrics at [ADDR:]PORT (127.0.0.1 unless ADDR is given; port 0 picks one).", valueName: "[ADDR:]PORT"))
+    var serve: ServeAddress?
+
     @Flag(help: "Add latency (last sample of a window in → record written) p50/p99 to the summary.")
     var stats = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Feature workers, 1 to 256 (default: the number of cores).", valueName: "J"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var workers: WorkerOptions
+
+    var jobs: Int { workers.jobs }
 
     @Flag(name: .shortAndLong, help: "No summary on standard error.")
     var quiet = false
@@ -82,7 +93,6 @@ struct StreamCommand: AsyncParsableCommand {
         try OptionRanges.check(frames: frames)
         try OptionRanges.check(duration: duration)
         if realtime && inputPath == nil { throw ValidationError("--realtime replays a recording: add --input FILE") }
-        try OptionRanges.check(jobs: jobs)
     }
 
     /// Seconds from `10s`, `500ms`, `2m`, `1h` or a bare number.
@@ -99,7 +109,7 @@ struct StreamCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)  // a closed stdout becomes EPIPE, which ends the run quietly
         try await reportingErrors {
             let settings = try pipeline.settings()
-            let arrivals = stats ? ArrivalLog() : nil
+            let arrivals = stats || serve != nil ? ArrivalLog() : nil
             let live = try makeSource(settings: settings, arrivals: arrivals)
             let rate = live.source.format.sampleRate
             do {
@@ -116,15 +126,31 @@ struct StreamCommand: AsyncParsableCommand {
                     jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)), recordsPerWrite: 1)
                 : PipelineGraph.Options(jobs: jobs, framesPerJob: 8, recordsPerWrite: 1)
             options.encoder = writer.encoder
+            var server: LiveServer?
+            if let serve {
+                let drops = live.clock?.dropCount
+                server = try await LiveServer.start(
+                    host: serve.host, port: serve.port, columns: layout.valueColumns, droppedSamples: { drops?.value ?? 0 }
+                )
+            }
+            options.spectrumTap = server?.spectrumTap
+            if let server, !quiet { Diagnostics.say("sonde stream: live page at \(server.url), metrics at \(server.url)metrics") }
             let graph = PipelineGraph(settings: settings, options: options)
             let interrupts = Interrupts { _ in graph.stop() }
             let started = MonotonicClock.seconds()
-            let emitter = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
+            let emitter = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength, live: server)
             let input = PipelineGraph.Input(
                 name: live.name, source: live.source,
                 clock: .wallClock(sampleRate: rate, epochOfFirstSample: Date().timeIntervalSince1970)
             )
-            let summary = try await graph.run(inputs: [input]) { try emitter.emit($0) }
+            let summary: PipelineGraph.Summary
+            do {
+                summary = try await graph.run(inputs: [input]) { try emitter.emit($0) }
+            } catch {
+                await server?.stop()
+                throw error
+            }
+            await server?.stop()
             try writer.finish()
             if !quiet {
                 // As `process` does: a partial trailing sample of raw stdin, a short sound file.
@@ -139,6 +165,7 @@ struct StreamCommand: AsyncParsableCommand {
                     }
                     line += "; latency p50 \(ms(0.5)), p99 \(ms(0.99)), p99.9 \(ms(0.999)) over \(histogram.count) records"
                 }
+                if let server { line += "; \(server.droppedUpdates) page updates dropped" }
                 Diagnostics.say(line)
             }
             if let status = interrupts.exitStatus { throw ExitCode(status) }

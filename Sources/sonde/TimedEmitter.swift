@@ -1,5 +1,6 @@
 import SondeCore
 import SondeIO
+import SondeLive
 import SondePipeline
 import Synchronization
 
@@ -10,25 +11,28 @@ final class TimedEmitter: @unchecked Sendable {
     // histogram is behind its own lock for the summary.
     let writer: any RecordWriter
     let arrivals: ArrivalLog?
-    let latencies = Mutex(LatencyHistogram())
+    let latencies = Mutex(LatencyPercentiles())
     let frameLength: Int
+    /// The live page and /metrics of `stream --serve`, given each batch once it is written.
+    let live: LiveServer?
 
-    init(writer: any RecordWriter, arrivals: ArrivalLog?, frameLength: Int) {
+    init(writer: any RecordWriter, arrivals: ArrivalLog?, frameLength: Int, live: LiveServer? = nil) {
         self.writer = writer
         self.arrivals = arrivals
         self.frameLength = frameLength
+        self.live = live
     }
 
     func emit(_ batch: RecordBatch) throws {
         try writer.write(batch)
+        live?.publish(batch)
         guard let arrivals else { return }
         let now = MonotonicClock.now()
         for frame in 0..<batch.frameCount {
             let lastSample = (batch.firstFrame + frame) * batch.hop + frameLength - 1
             guard let arrived = arrivals.arrival(ofFrame: lastSample) else { continue }
-            latencies.withLock { histogram in
-                for _ in batch.channelNames { histogram.record(nanoseconds: now &- arrived) }
-            }
+            latencies.withLock { $0.record(nanoseconds: now &- arrived, count: batch.channelNames.count) }
+            live?.recordLatency(nanoseconds: now &- arrived, count: batch.channelNames.count)
         }
     }
 }

@@ -278,4 +278,40 @@ import _SondeTestSupport
         #expect(try values(old.stdout) == values(new.stdout))
         #expect(try values(old.stdout) == values(sample.stdout))
     }
+
+    /// `--serve` takes [ADDR:]PORT with a port up to 65535; an address that cannot be bound
+    /// is an error before any record.
+    @Test(arguments: ["70000", "-1", "host:", ":80", "abc"])
+    func serveRejectsBadAddresses(address: String) throws {
+        let profile = sampleData.appendingPathComponent("faulty-pump.toml").path
+        let result = try SondeBinary.run(["stream", "--profile", profile, "--frames", "1", "--serve", address])
+        #expect(result.status == 64, "\(address): \(result.stderr)")
+        #expect(result.stderr.contains("--serve"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func serveOnAnAddressNotOfThisMachineFailsBeforeAnyRecord() throws {
+        let profile = sampleData.appendingPathComponent("faulty-pump.toml").path
+        let result = try SondeBinary.run(["stream", "--profile", profile, "--frames", "5", "--serve", "192.0.2.1:8080"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--serve 192.0.2.1:8080"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// With the live page served, stdout carries the same records as without it.
+    @Test func serveLeavesTheRecordsOnStdoutAsTheyWere() throws {
+        let profile = sampleData.appendingPathComponent("faulty-pump.toml").path
+        let arguments = ["stream", "--profile", profile, "--seed", "7", "--as-fast-as-possible", "--frames", "200"]
+        let plain = try SondeBinary.run(arguments)
+        let served = try SondeBinary.run(arguments + ["--serve", "127.0.0.1:0"])
+        #expect(plain.status == 0 && served.status == 0, "\(served.stderr)")
+        #expect(served.stderr.contains("live page at http://127.0.0.1:"), "\(served.stderr)")
+        let expected = try JSONRecord.decodeLines(plain.stdout)
+        let records = try JSONRecord.decodeLines(served.stdout)
+        #expect(records.count == 400 && expected.count == 400)
+        for (record, reference) in zip(records, expected) {
+            #expect(record.fields.keys.sorted() == reference.fields.keys.sorted())
+            for (key, value) in reference.fields where key != "time" { #expect(record[key] == value, "\(key)") }
+        }
+    }
 }

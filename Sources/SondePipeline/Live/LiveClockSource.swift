@@ -1,4 +1,5 @@
 public import SondeCore
+import Synchronization
 
 /// Delivers another source's samples no faster than its sample clock, as a live device or
 /// a real-time replay would, and decides what happens when the consumer falls behind.
@@ -26,8 +27,10 @@ public final class LiveClockSource: SampleSource {
     private var start: UInt64 = 0
     private var delivered = 0
     private var scratch: [Double] = []
-    /// Frames dropped so far (read from the reader's thread, or after the run).
-    public private(set) var droppedFrames = 0
+    /// Frames dropped so far.
+    public var droppedFrames: Int { dropCount.value }
+    /// The same count, readable from any thread while the run goes on (for `/metrics`).
+    public let dropCount = DroppedFrameCount()
 
     /// - Parameters:
     ///   - paced: false to deliver as fast as asked (`--as-fast-as-possible`).
@@ -90,6 +93,17 @@ public final class LiveClockSource: SampleSource {
                 remaining -= got
             }
         }
-        droppedFrames += frames - remaining
+        dropCount.add(frames - remaining)
+    }
+}
+
+/// Frames a live source dropped, counted by its reading thread and read from any other.
+public final class DroppedFrameCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    public var value: Int { count.load(ordering: .relaxed) }
+
+    func add(_ frames: Int) {
+        count.add(frames, ordering: .relaxed)
     }
 }
