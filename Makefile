@@ -78,6 +78,8 @@ test: TEST_APT_PACKAGES := man-db groff-base
 test: deps
 	# The docs stand on their own: links resolve inside the repository, no machine paths.
 	python3 Tests/Docs/check_docs.py
+	# The code as swift-format lays it out (.swift-format: 4 spaces, 120 columns).
+	swift format lint --strict --recursive Sources Tests Package.swift
 	swift build --build-tests $(TEST_FLAGS)
 	swift test --skip-build
 	$(MAKE) install-check
