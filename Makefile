@@ -5,7 +5,7 @@ BROWSER_APT_PACKAGES := chromium chromium-driver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
-.PHONY: deps commit-header build install install-files install-check demo test fuzz bench bench-check bench-peers bench-peers-families bench-dataset clean
+.PHONY: format deps commit-header build install install-files install-check demo test fuzz bench bench-check bench-peers bench-peers-families bench-dataset clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES) $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -165,3 +165,7 @@ bench-dataset: build
 
 clean:
 	rm -rf .build .build-tsan demo-pump.csv
+
+# Lays the code out as .swift-format says (make test checks it).
+format:
+	swift format --in-place --recursive Sources Tests Package.swift
