@@ -128,7 +128,8 @@ let package = Package(
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport", "SondeLive",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport",
+                "SondeLive",
                 "SondeAccounts", "SondeMeasurements", "SondeStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

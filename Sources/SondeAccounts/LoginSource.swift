@@ -11,7 +11,8 @@ public enum LoginSource {
     /// `uid 1000@host` for this process.
     public static var current: String {
         var name = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&name, name.count - 1) == 0
+        let host =
+            gethostname(&name, name.count - 1) == 0
             ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown-host"
         return "uid \(getuid())@\(host)"
     }

@@ -1,5 +1,5 @@
-public import SondeCore
 import Foundation
+public import SondeCore
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +36,10 @@ public struct DatasetSettings: Decodable, Equatable, Sendable {
     var json: JSONValue {
         var members: [JSONValue.Member] = [.init("channels", .optional(channels)), .init("columns", .strings(columns))]
         members += [.init("filters", .strings(filters)), .init("format", .string(format)), .init("hop", .integer(hop))]
-        members += [.init("rate", .optional(rate)), .init("sample_type", .optional(sampleType)), .init("window", .integer(window))]
+        members += [
+            .init("rate", .optional(rate)), .init("sample_type", .optional(sampleType)),
+            .init("window", .integer(window)),
+        ]
         return .object(members.filter { $0.value != .null })
     }
 }
@@ -69,7 +72,8 @@ public struct DatasetManifest {
         public var inputs: Int
         public var allInputs: Int
 
-        public init(sonde: String, build: String, settings: DatasetSettings, shard: String, inputs: Int, allInputs: Int) {
+        public init(sonde: String, build: String, settings: DatasetSettings, shard: String, inputs: Int, allInputs: Int)
+        {
             self.sonde = sonde
             self.build = build
             self.settings = settings
@@ -80,7 +84,8 @@ public struct DatasetManifest {
 
         public var json: JSONValue {
             .object([
-                "all_inputs": .integer(allInputs), "build": .string(build), "inputs": .integer(inputs), "settings": settings.json,
+                "all_inputs": .integer(allInputs), "build": .string(build), "inputs": .integer(inputs),
+                "settings": settings.json,
                 "shard": .string(shard), "sonde": .string(sonde), "type": .string(type),
             ])
         }
@@ -197,7 +202,9 @@ public struct DatasetManifest {
         return sections
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, _ line: Data.SubSequence, _ decoder: JSONDecoder, _ path: String, _ number: Int) throws -> T {
+    private static func decode<T: Decodable>(
+        _ type: T.Type, _ line: Data.SubSequence, _ decoder: JSONDecoder, _ path: String, _ number: Int
+    ) throws -> T {
         do {
             return try decoder.decode(type, from: line)
         } catch {

@@ -1,6 +1,6 @@
+import Foundation
 import SondeCore
 public import SondeIO
-import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +22,8 @@ public struct DatasetMerge {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasPrefix("manifest") && $0.hasSuffix(".jsonl") }.sorted()
         guard !names.isEmpty else {
-            throw SondeError(.invalidInput, "\(folder): no manifest*.jsonl; expected the --output-dir of a `sonde process` run")
+            throw SondeError(
+                .invalidInput, "\(folder): no manifest*.jsonl; expected the --output-dir of a `sonde process` run")
         }
         var latest: [(name: String, section: DatasetManifest.Section)] = []
         for name in names {
@@ -30,7 +31,8 @@ public struct DatasetMerge {
         }
         guard let first = latest.first else { throw SondeError(.invalidInput, "\(folder): its manifests are empty") }
         guard let parsedFormat = OutputFormat(rawValue: first.section.run.settings.format) else {
-            throw SondeError(.invalidInput, "\(folder)/\(first.name): unknown format '\(first.section.run.settings.format)'")
+            throw SondeError(
+                .invalidInput, "\(folder)/\(first.name): unknown format '\(first.section.run.settings.format)'")
         }
         format = parsedFormat
         let shardCount = try Shard(parsing: first.section.run.shard).count
@@ -41,17 +43,21 @@ public struct DatasetMerge {
             guard run.isCompatible(with: first.section.run), run.allInputs == first.section.run.allInputs else {
                 throw SondeError(
                     .invalidInput,
-                    "\(folder): \(name) and \(first.name) come from different settings, builds or versions of the dataset; rerun the older shards")
+                    "\(folder): \(name) and \(first.name) come from different settings, builds or versions of the dataset; rerun the older shards"
+                )
             }
             let shard = try Shard(parsing: run.shard)
             guard shard.count == shardCount else {
-                throw SondeError(.invalidInput, "\(folder): \(name) is shard \(run.shard), \(first.name) one of \(shardCount)")
+                throw SondeError(
+                    .invalidInput, "\(folder): \(name) is shard \(run.shard), \(first.name) one of \(shardCount)")
             }
             shardsSeen.insert(shard.index)
             for input in section.inputs { entries[input.index] = (input, section.results[input.index]) }
         }
         for missing in (0..<shardCount).filter({ !shardsSeen.contains($0) }) {
-            problems.append("shard \(missing)/\(shardCount) has not run (no \(DatasetManifest.fileName(shard: Shard(index: missing, count: shardCount))))")
+            problems.append(
+                "shard \(missing)/\(shardCount) has not run (no \(DatasetManifest.fileName(shard: Shard(index: missing, count: shardCount))))"
+            )
         }
         for index in 0..<first.section.run.allInputs {
             guard let entry = entries[index] else { continue }  // its shard has not run: said above
@@ -65,7 +71,8 @@ public struct DatasetMerge {
             case .failed?:
                 problems.append("\(entry.input.input): failed: \(entry.result?.error ?? "")")
             case nil:
-                problems.append("\(entry.input.input): not measured yet (its shard's run was interrupted; run it again)")
+                problems.append(
+                    "\(entry.input.input): not measured yet (its shard's run was interrupted; run it again)")
             }
         }
     }
@@ -76,7 +83,8 @@ public struct DatasetMerge {
         if format == .parquet {
             throw SondeError(
                 .unsupported,
-                "\(folder): merging Parquet outputs is not supported yet; read them as one dataset (e.g. DuckDB's '\(folder)/**/*.parquet')")
+                "\(folder): merging Parquet outputs is not supported yet; read them as one dataset (e.g. DuckDB's '\(folder)/**/*.parquet')"
+            )
         }
         var wroteRecords = false
         var chunk = [UInt8](repeating: 0, count: 1 << 20)

@@ -37,7 +37,8 @@ public struct DatasetOutputs: Sendable {
             let output = relativePath(for: name)
             if let other = seen.updateValue(name, forKey: output) {
                 throw SondeError(
-                    .invalidArgument, "inputs '\(other)' and '\(name)' would both write \(folder)/\(output); give each input once")
+                    .invalidArgument,
+                    "inputs '\(other)' and '\(name)' would both write \(folder)/\(output); give each input once")
             }
         }
     }

@@ -1,6 +1,6 @@
+import Foundation
 import SondeCore
 public import SondeIO
-import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +21,9 @@ public struct DatasetPlan {
     /// shard's manifest.
     /// - Throws: `SondeError(.invalidArgument)` when the folder holds outputs made with other
     ///   settings or another sonde build, or two inputs would write the same output.
-    public init(inputs: [SampleInput], outputs: DatasetOutputs, shard: Shard?, overwrite: Bool, run: DatasetManifest.Run) throws {
+    public init(
+        inputs: [SampleInput], outputs: DatasetOutputs, shard: Shard?, overwrite: Bool, run: DatasetManifest.Run
+    ) throws {
         let selected = inputs.enumerated().filter { shard?.contains($0.element.name) ?? true }
         try outputs.checkDistinct(selected.map(\.element.name))
         try Self.createFolder(outputs.folder)
@@ -39,7 +41,8 @@ public struct DatasetPlan {
             let size = stat(input.path, &status) == 0 ? Int(status.st_size) : nil
             try manifest.append(
                 DatasetManifest.Input(
-                    index: index, input: input.name, path: input.path, output: outputs.relativePath(for: input.name), size: size))
+                    index: index, input: input.name, path: input.path, output: outputs.relativePath(for: input.name),
+                    size: size))
         }
         for (index, input) in selected {
             let output = outputs.relativePath(for: input.name)
@@ -62,14 +65,18 @@ public struct DatasetPlan {
         for name in names.sorted() where name.hasPrefix("manifest") && name.hasSuffix(".jsonl") {
             let sections = try DatasetManifest.read(path: folder + "/" + name)
             for section in sections {
-                for result in section.results.values where result.status == .ok { if let output = result.output { done.insert(output) } }
+                for result in section.results.values where result.status == .ok {
+                    if let output = result.output { done.insert(output) }
+                }
             }
             guard let first = sections.first?.run else { continue }
             guard first.isCompatible(with: run) else {
-                let what = first.settings != run.settings ? "other settings" : "sonde \(first.sonde) (\(first.build) build)"
+                let what =
+                    first.settings != run.settings ? "other settings" : "sonde \(first.sonde) (\(first.build) build)"
                 throw SondeError(
                     .invalidArgument,
-                    "--output-dir \(folder): its outputs were made with \(what) (\(name)); use the same settings and build, or a new --output-dir")
+                    "--output-dir \(folder): its outputs were made with \(what) (\(name)); use the same settings and build, or a new --output-dir"
+                )
             }
         }
         return done

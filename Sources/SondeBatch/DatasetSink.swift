@@ -1,7 +1,7 @@
+import CSystemCalls
 public import SondeCore
 public import SondeIO
 public import SondePipeline
-import CSystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -151,7 +151,9 @@ extension PipelineGraph.InputSummary {
     func notes(name: String, frameLength: Int) -> [String] {
         var notes = self.notes
         if frames == 0 {
-            notes.append("\(name): \(samplesPerChannel) samples per channel, fewer than one window of \(frameLength): no records")
+            notes.append(
+                "\(name): \(samplesPerChannel) samples per channel, fewer than one window of \(frameLength): no records"
+            )
         }
         return notes
     }

@@ -20,9 +20,11 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: `SondeError(.invalidArgument)` naming `--shard` and the expected form.
     public init(parsing text: String) throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000, k >= 0, k < n else {
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 1_000_000, k >= 0, k < n
+        else {
             throw SondeError(
-                .invalidArgument, "--shard \(text): expected K/N with 0 <= K < N <= 1000000, e.g. 0/3 (shards count from 0)")
+                .invalidArgument,
+                "--shard \(text): expected K/N with 0 <= K < N <= 1000000, e.g. 0/3 (shards count from 0)")
         }
         self.init(index: k, count: n)
     }

@@ -32,10 +32,12 @@ public final class SpectrumSink: PipelineSink {
             guard let average = averager.take(input: index) else {
                 throw SondeError(
                     .invalidInput,
-                    "\(name): \(summary.samplesPerChannel) samples per channel, fewer than one window of \(frameLength): no spectrum (try a shorter --window)")
+                    "\(name): \(summary.samplesPerChannel) samples per channel, fewer than one window of \(frameLength): no spectrum (try a shorter --window)"
+                )
             }
             try writer.write(
-                file: name, channelNames: average.format.channelNames, frequencies: average.frequencies, power: average.power)
+                file: name, channelNames: average.format.channelNames, frequencies: average.frequencies,
+                power: average.power)
         }
     }
 

@@ -27,7 +27,9 @@ public struct Band: Sendable, Hashable {
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let spec = item.trimmingASCIISpaces()
             if let set = OctaveBandSet(rawValue: spec) {
-                guard !sets.contains(set) else { throw SondeError(.invalidArgument, "--bands: '\(spec)' is listed twice") }
+                guard !sets.contains(set) else {
+                    throw SondeError(.invalidArgument, "--bands: '\(spec)' is listed twice")
+                }
                 sets.append(set)
             } else {
                 bands.append(try parse(spec))
@@ -45,7 +47,9 @@ public struct Band: Sendable, Hashable {
             low.isFinite, high.isFinite
         else {
             throw SondeError(
-                .invalidArgument, "--bands: '\(spec)' is not a band; expected LO-HI in Hz (e.g. 0-1000 or 12.5-40), octave or third-octave")
+                .invalidArgument,
+                "--bands: '\(spec)' is not a band; expected LO-HI in Hz (e.g. 0-1000 or 12.5-40), octave or third-octave"
+            )
         }
         return Band(low: low, high: high)
     }

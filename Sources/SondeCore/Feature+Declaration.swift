@@ -7,17 +7,20 @@ extension Feature {
             input: FeatureDeclaration.Input = .spectrum
         ) -> FeatureDeclaration {
             FeatureDeclaration(
-                .name(rawValue), unit: unit, definition: definition, reference: reference, input: input, request: .byDefault,
+                .name(rawValue), unit: unit, definition: definition, reference: reference, input: input,
+                request: .byDefault,
                 tolerance: tolerance)
         }
         switch self {
         case .mean:
             return declare("input unit", "Σx / N", reference: "numpy.mean(x)", .amplitude, input: .samples)
         case .rms:
-            return declare("input unit", "sqrt(Σx² / N)", reference: "numpy.sqrt(numpy.mean(x**2))", .amplitude, input: .samples)
+            return declare(
+                "input unit", "sqrt(Σx² / N)", reference: "numpy.sqrt(numpy.mean(x**2))", .amplitude, input: .samples)
         case .std:
             return declare(
-                "input unit", "sqrt(m2), the population standard deviation; m_j = Σ(x - mean)^j / N", reference: "numpy.std(x)",
+                "input unit", "sqrt(m2), the population standard deviation; m_j = Σ(x - mean)^j / N",
+                reference: "numpy.std(x)",
                 .amplitude, input: .moments)
         case .peak:
             return declare("input unit", "max |x|", reference: "numpy.max(numpy.abs(x))", .amplitude, input: .samples)
@@ -27,7 +30,8 @@ extension Feature {
             return declare("1", "peak / rms; 0 when rms = 0", reference: "numpy", .ratio, input: .samples)
         case .skewness:
             return declare(
-                "1", "m3 / m2^1.5; 0 when m2 <= (1e-15·mean)², where scipy gives up", reference: "scipy.stats.skew(x)", .ratio,
+                "1", "m3 / m2^1.5; 0 when m2 <= (1e-15·mean)², where scipy gives up", reference: "scipy.stats.skew(x)",
+                .ratio,
                 input: .moments)
         case .kurtosis:
             return declare(
@@ -35,7 +39,8 @@ extension Feature {
                 reference: "scipy.stats.kurtosis(x, fisher=False)", .ratio, input: .moments)
         case .zeroCrossingRate:
             return declare(
-                "1", "the number of n in 1..N-1 with (x[n-1] >= 0) != (x[n] >= 0), divided by N-1", reference: "numpy", .ratio,
+                "1", "the number of n in 1..N-1 with (x[n-1] >= 0) != (x[n] >= 0), divided by N-1", reference: "numpy",
+                .ratio,
                 input: .samples)
         case .totalPower:
             return declare("input unit²", "Σ_k P[k]·df", reference: Self.periodogram, .power)
@@ -52,7 +57,8 @@ extension Feature {
                 reference: "numpy", .amplitude)
         case .spectralCentroid:
             return declare(
-                "Hz", "Σ f[k]·S[k] / Σ S[k]; 0 when Σ S = 0", reference: "librosa.feature.spectral_centroid(S=S, freq=f)",
+                "Hz", "Σ f[k]·S[k] / Σ S[k]; 0 when Σ S = 0",
+                reference: "librosa.feature.spectral_centroid(S=S, freq=f)",
                 .frequency)
         case .spectralBandwidth:
             return declare(
@@ -68,7 +74,8 @@ extension Feature {
                 reference: "librosa.feature.spectral_flatness(S=S)", .ratio)
         case .spectralEntropy:
             return declare(
-                "1", "-Σ p·log2 p / log2(K) with p[k] = S[k]² / Σ S² (p = 0 counts 0); 0 when Σ S² = 0", reference: "numpy",
+                "1", "-Σ p·log2 p / log2(K) with p[k] = S[k]² / Σ S² (p = 0 counts 0); 0 when Σ S² = 0",
+                reference: "numpy",
                 .ratio)
         case .thd:
             return declare(

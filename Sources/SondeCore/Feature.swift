@@ -38,6 +38,8 @@ public enum Feature: String, CaseIterable, Sendable, Hashable {
 
 extension Substring {
     func trimmingASCIISpaces() -> String {
-        String(self.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        String(
+            self.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
+        )
     }
 }

@@ -194,7 +194,9 @@ public final class RingBuffer: @unchecked Sendable {
     }
 
     /// The `count` slots from `position` on, split where the storage wraps.
-    private func regions(from position: Int, count: Int) -> (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) {
+    private func regions(
+        from position: Int, count: Int
+    ) -> (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) {
         let start = position & mask
         let firstPart = Swift.min(count, capacity - start)
         return (
@@ -250,7 +252,8 @@ public final class RingBuffer: @unchecked Sendable {
         guard hasWaiter.load(ordering: .sequentiallyConsistent) else { return }
         let continuation = waiters.withLock { waiters -> Waiter? in
             var taken: Waiter?
-            if consumerSide, let waiter = waiters.consumer, force || isSatisfied(producer: false, needed: waiter.needed) {
+            if consumerSide, let waiter = waiters.consumer, force || isSatisfied(producer: false, needed: waiter.needed)
+            {
                 taken = waiter.continuation
                 waiters.consumer = nil
             } else if !consumerSide, let waiter = waiters.producer, isSatisfied(producer: true, needed: waiter.needed) {
@@ -265,15 +268,15 @@ public final class RingBuffer: @unchecked Sendable {
 }
 
 #if DEBUG
-private typealias Waiter = CheckedContinuation<Void, Never>
+    private typealias Waiter = CheckedContinuation<Void, Never>
 
-private func withWaiter(_ body: (Waiter) -> Void) async {
-    await withCheckedContinuation(body)
-}
+    private func withWaiter(_ body: (Waiter) -> Void) async {
+        await withCheckedContinuation(body)
+    }
 #else
-private typealias Waiter = UnsafeContinuation<Void, Never>
+    private typealias Waiter = UnsafeContinuation<Void, Never>
 
-private func withWaiter(_ body: (Waiter) -> Void) async {
-    await withUnsafeContinuation(body)
-}
+    private func withWaiter(_ body: (Waiter) -> Void) async {
+        await withUnsafeContinuation(body)
+    }
 #endif

@@ -33,7 +33,8 @@ final class LiveBroadcast: Sendable {
 
     /// A new client's updates, starting with the latest; ends when the stream does.
     func subscribe() -> AsyncStream<ByteBuffer> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(clientBuffer))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ByteBuffer.self, bufferingPolicy: .bufferingNewest(clientBuffer))
         let (id, latest, finished) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1

@@ -31,7 +31,8 @@ final class LiveMetrics: Sendable {
     init() {
         records = registry.makeCounter(
             descriptor: MetricNameDescriptor(
-                namespace: "sonde", metricName: "records", unitName: "total", helpText: "Records computed (one per channel and window)."
+                namespace: "sonde", metricName: "records", unitName: "total",
+                helpText: "Records computed (one per channel and window)."
             )
         )
         droppedSamples = registry.makeCounter(
@@ -66,7 +67,8 @@ final class LiveMetrics: Sendable {
         if let snapshot {
             for (channelIndex, channel) in snapshot.channels.enumerated() {
                 for (columnIndex, column) in snapshot.columns.enumerated() {
-                    gauge(channel: channel, feature: column).set(to: snapshot.value(channel: channelIndex, column: columnIndex))
+                    gauge(channel: channel, feature: column).set(
+                        to: snapshot.value(channel: channelIndex, column: columnIndex))
                 }
             }
         }

@@ -29,7 +29,10 @@ public final class LiveServer: Sendable {
     private let droppedSamples: @Sendable () -> Int
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    private init(url: String, feed: LiveFeed, metrics: LiveMetrics, broadcast: LiveBroadcast, droppedSamples: @escaping @Sendable () -> Int) {
+    private init(
+        url: String, feed: LiveFeed, metrics: LiveMetrics, broadcast: LiveBroadcast,
+        droppedSamples: @escaping @Sendable () -> Int
+    ) {
         self.url = url
         self.feed = feed
         self.metrics = metrics
@@ -161,7 +164,8 @@ public final class LiveServer: Sendable {
 
 /// The port the server bound, or why it could not, handed from its start-up to `start`.
 private final class Bound: Sendable {
-    private let state = Mutex<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
+    private let state = Mutex<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>(
+        (nil, nil))
 
     func resume(with result: Result<Int, any Error>) {
         let waiter: CheckedContinuation<Int, any Error>? = state.withLock { state in

@@ -20,9 +20,12 @@ final class LiveSpectra: SpectrumTap {
         guard spectra.frameCount > 0 else { return }
         let last = spectra.frame(spectra.frameCount - 1)
         latest.withLock { latest in
-            if latest == nil || latest?.frameLength != spectra.frameLength || latest?.channels != spectra.format.channelNames {
+            if latest == nil || latest?.frameLength != spectra.frameLength
+                || latest?.channels != spectra.format.channelNames
+            {
                 latest = Latest(
-                    channels: spectra.format.channelNames, sampleRate: spectra.format.sampleRate, frameLength: spectra.frameLength,
+                    channels: spectra.format.channelNames, sampleRate: spectra.format.sampleRate,
+                    frameLength: spectra.frameLength,
                     power: Array(repeating: [], count: spectra.format.channelCount)
                 )
             }

@@ -62,7 +62,9 @@ public struct LocalMeasurementService: MeasurementService {
         return (measurement, batches)
     }
 
-    public func exportAll(format: OutputFormat, parquet: ParquetWriterOptions, directory: String) async throws -> [String] {
+    public func exportAll(
+        format: OutputFormat, parquet: ParquetWriterOptions, directory: String
+    ) async throws -> [String] {
         let owner = try await authentication.requireAccount()
         try PrivateFiles.makeDirectory(directory)
         var written: [String] = []
@@ -71,7 +73,8 @@ public struct LocalMeasurementService: MeasurementService {
             // Deleted by another process since the listing: skip it, as if listed a moment later.
             guard let batches = try await store.batches(of: measurement.id, owner: owner.id) else { continue }
             let path = "\(directory)/measurement-\(measurement.id).\(format.rawValue)"
-            try Self.write(measurement, batches, format: format, parquet: parquet, to: OutputFile(atomicallyReplacing: path))
+            try Self.write(
+                measurement, batches, format: format, parquet: parquet, to: OutputFile(atomicallyReplacing: path))
             written.append(path)
         }
         let index = try OutputFile(atomicallyReplacing: directory + "/measurements.json")
@@ -92,7 +95,9 @@ public struct LocalMeasurementService: MeasurementService {
         do {
             let layout = RecordLayout(valueColumns: measurement.columns, includesFile: false)
             var parquet = parquet
-            parquet.keyValueMetadata += [("sonde.settings", measurement.settings), ("sonde.device", measurement.deviceID)]
+            parquet.keyValueMetadata += [
+                ("sonde.settings", measurement.settings), ("sonde.device", measurement.deviceID),
+            ]
             let writer = try RecordWriters.make(format: format, layout: layout, output: output, parquet: parquet)
             for batch in batches { try writer.write(batch) }
             try writer.finish()

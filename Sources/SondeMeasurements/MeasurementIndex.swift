@@ -21,7 +21,8 @@ enum MeasurementIndex {
                         measurement.summary.channels.map { channel in
                             .object([
                                 "channel": .string(channel.name),
-                                "mean": .object(zip(measurement.summary.columns, channel.means).map { .init($0, .number($1)) }),
+                                "mean": .object(
+                                    zip(measurement.summary.columns, channel.means).map { .init($0, .number($1)) }),
                             ])
                         }),
                 ])

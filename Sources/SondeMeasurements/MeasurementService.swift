@@ -25,7 +25,8 @@ public protocol MeasurementService: Sendable {
     /// then commits `output`.
     /// - Parameter parquet: for `.parquet`: compression, row groups, and footer metadata, to
     ///   which the measurement's settings are added as `sonde.settings`.
-    func export(id: MeasurementID, format: OutputFormat, parquet: ParquetWriterOptions, to output: OutputFile) async throws
+    func export(
+        id: MeasurementID, format: OutputFormat, parquet: ParquetWriterOptions, to output: OutputFile) async throws
 
     /// A measurement and its per-window records, in order, for a report of its values.
     /// - Throws: `SondeError(.invalidArgument)` when the user has no measurement `id`.

@@ -31,7 +31,8 @@ final class ChannelProcessor {
     ///   - keepsPreviousFrame: whether each block taken after the first starts a hop early,
     ///     with the frame before its first (see `SampleBlock.leadingSamples`).
     init(
-        filter: FilterChain, extractor: FeatureExtractor?, frameLength: Int, hop: Int, maximumBlock: Int, framesHeld: Int = 1,
+        filter: FilterChain, extractor: FeatureExtractor?, frameLength: Int, hop: Int, maximumBlock: Int,
+        framesHeld: Int = 1,
         pool: Pool<SampleBlock>? = nil, keepsPreviousFrame: Bool = false
     ) {
         self.filter = filter
@@ -39,7 +40,8 @@ final class ChannelProcessor {
         self.extractor = extractor
         self.frameLength = frameLength
         self.hop = hop
-        let capacity = Self.blockCapacity(frameLength: frameLength, hop: hop, maximumBlock: maximumBlock, framesHeld: framesHeld)
+        let capacity = Self.blockCapacity(
+            frameLength: frameLength, hop: hop, maximumBlock: maximumBlock, framesHeld: framesHeld)
         let pool = pool ?? .sampleBlocks(capacity: capacity, limit: 1)
         self.pool = pool
         history = pool.take()
@@ -64,7 +66,8 @@ final class ChannelProcessor {
         guard frames > 0, let base = block.baseAddress else { return }
         let a = first.reserve(frames)
         let b = second.reserve(frames)
-        FilterChain.process(&first.filter, &second.filter, interleaved: base + channel, stride: channelCount, into: a, b)
+        FilterChain.process(
+            &first.filter, &second.filter, interleaved: base + channel, stride: channelCount, into: a, b)
         first.historyCount += frames
         second.historyCount += frames
     }
@@ -76,7 +79,9 @@ final class ChannelProcessor {
     }
 
     /// Copies this channel's samples out of an interleaved block after the history, unfiltered.
-    private func gather(interleaved block: UnsafeBufferPointer<Double>, channel: Int, channelCount: Int) -> UnsafeMutableBufferPointer<Double> {
+    private func gather(
+        interleaved block: UnsafeBufferPointer<Double>, channel: Int, channelCount: Int
+    ) -> UnsafeMutableBufferPointer<Double> {
         let destination = reserve(block.count / channelCount)
         if channelCount == 1, let start = block.baseAddress, let target = destination.baseAddress {
             // Mono: one copy (a strided loop here was 7% of a mono run, perf).

@@ -23,7 +23,8 @@ public struct FrameSpectra {
     public var power: UnsafeBufferPointer<Double>
 
     init(
-        input: Int, inputName: String, format: StreamFormat, channel: Int, firstFrame: Int, frameCount: Int, frameLength: Int,
+        input: Int, inputName: String, format: StreamFormat, channel: Int, firstFrame: Int, frameCount: Int,
+        frameLength: Int,
         hop: Int, power: UnsafeBufferPointer<Double>
     ) {
         self.input = input

@@ -133,7 +133,8 @@ public final class PipelineGraph: Sendable {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<options.jobs {
                     group.addTask { [stageTimes, options] in
-                        await Self.measure(work, times: stageTimes, threads: threads, keepsSpectra: options.spectrumTap != nil)
+                        await Self.measure(
+                            work, times: stageTimes, threads: threads, keepsSpectra: options.spectrumTap != nil)
                         return 0
                     }
                 }
@@ -151,7 +152,8 @@ public final class PipelineGraph: Sendable {
                 }
                 group.addTask { [self] in
                     do {
-                        return try await export(opened, sink: sink.sink, bufferPool: bufferPool, record: record, failure: failure)
+                        return try await export(
+                            opened, sink: sink.sink, bufferPool: bufferPool, record: record, failure: failure)
                     } catch {
                         failure.fail(error)
                         return 0
@@ -188,7 +190,8 @@ public final class PipelineGraph: Sendable {
                 guard await opened.send(slot) else { return false }
                 group.addTask { [self] in
                     try await runInput(
-                        index, of: inputs, on: lanes[lane], sizes: sizes, bufferPool: bufferPool, slot: slot, work: work,
+                        index, of: inputs, on: lanes[lane], sizes: sizes, bufferPool: bufferPool, slot: slot,
+                        work: work,
                         failure: failure, urgent: urgent)
                     return lane
                 }
@@ -238,7 +241,7 @@ public final class PipelineGraph: Sendable {
                 return
             }
             stage = opened
-        } catch where options.keepGoing {
+        } catch  where options.keepGoing {
             slot.fulfil(.failed(index: index, name: inputs.name(index), error: error))
             return
         } catch {
@@ -284,7 +287,9 @@ public final class PipelineGraph: Sendable {
 
     /// One job, synchronously: its buffers are released here, before the worker suspends,
     /// so the exporter's copies are the only ones and go back to the pools without a copy.
-    private static func measure(_ item: consuming WorkItem, with extractor: FeatureExtractor, times: StageTimes, keepsSpectra: Bool) {
+    private static func measure(
+        _ item: consuming WorkItem, with extractor: FeatureExtractor, times: StageTimes, keepsSpectra: Bool
+    ) {
         let columns = item.configuration.columnCount
         let length = item.configuration.frameLength
         var values = item.buffers.values.take()
@@ -302,7 +307,8 @@ public final class PipelineGraph: Sendable {
         let leading = item.samples.leadingSamples
         if extractor.dependsOnPreviousFrame {
             if leading > 0 {
-                extractor.prime(UnsafeBufferPointer(rebasing: samples[(leading - item.hop)..<(leading - item.hop + length)]))
+                extractor.prime(
+                    UnsafeBufferPointer(rebasing: samples[(leading - item.hop)..<(leading - item.hop + length)]))
             } else {
                 extractor.resetSequence()
             }
@@ -373,9 +379,11 @@ public final class PipelineGraph: Sendable {
                 ticket.results = []
                 stage.recycle(consume results)
                 if let tap = options.spectrumTap {
-                    stage.tapSpectra(&perChannel, firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, into: tap)
+                    stage.tapSpectra(
+                        &perChannel, firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, into: tap)
                 }
-                let batch = stage.batch(firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: &perChannel)
+                let batch = stage.batch(
+                    firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: &perChannel)
                 stageRecords += batch.recordCount
                 // Handed over in a box the writing thread empties: the batch it writes and
                 // then recycles is then the only reference to its buffers (a shared copy
@@ -604,7 +612,8 @@ struct MeasuredFrames: Sendable {
                 let frame = item.firstFrame + offset
                 encoder.encode(
                     fields, frame: frame, start: frame * item.hop, clock: item.clock,
-                    values: UnsafeBufferPointer(rebasing: values[(offset * columns)..<((offset + 1) * columns)]), into: &bytes
+                    values: UnsafeBufferPointer(rebasing: values[(offset * columns)..<((offset + 1) * columns)]),
+                    into: &bytes
                 )
                 ends.append(bytes.count)
             }

@@ -32,7 +32,8 @@ extension PipelineGraph {
         public var opensQuickly: @Sendable (Int) -> Bool
 
         public init(
-            count: Int, name: @escaping @Sendable (Int) -> String, opensQuickly: @escaping @Sendable (Int) -> Bool = { _ in false },
+            count: Int, name: @escaping @Sendable (Int) -> String,
+            opensQuickly: @escaping @Sendable (Int) -> Bool = { _ in false },
             open: @escaping @Sendable (Int) throws -> Input
         ) {
             self.count = count

@@ -18,7 +18,8 @@ public struct PipelineSettings: Sendable {
     /// - Throws: `SondeError(.invalidArgument)` for a window that is not a power of two in
     ///   range, a hop outside 1...window, or family options out of range.
     public init(
-        frameLength: Int = 1024, hop: Int? = nil, filters: [FilterSpec] = [], features: [Feature] = Feature.allCases, bands: [Band] = [],
+        frameLength: Int = 1024, hop: Int? = nil, filters: [FilterSpec] = [], features: [Feature] = Feature.allCases,
+        bands: [Band] = [],
         families: FamilyOptions = FamilyOptions()
     ) throws {
         try FeatureConfiguration.validate(frameLength: frameLength)
@@ -67,6 +68,7 @@ public struct PipelineSettings: Sendable {
     /// The feature configuration for a source at `sampleRate`.
     /// - Throws: `SondeError(.invalidArgument)` for bands or filters that do not fit that rate.
     public func featureConfiguration(sampleRate: Double) throws -> FeatureConfiguration {
-        try FeatureConfiguration(frameLength: frameLength, sampleRate: sampleRate, features: features, bands: bands, families: families)
+        try FeatureConfiguration(
+            frameLength: frameLength, sampleRate: sampleRate, features: features, bands: bands, families: families)
     }
 }

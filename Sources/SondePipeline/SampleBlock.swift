@@ -18,8 +18,10 @@ final class SampleBlock: @unchecked Sendable {
 extension Pool {
     /// Sample blocks of one size (half a megabyte each, which malloc would map and unmap).
     static func sampleBlocks(capacity: Int, limit: Int) -> Pool<SampleBlock> where Item == SampleBlock {
-        Pool(limit: limit, make: { SampleBlock(capacity: capacity) }, reset: { block in
-            precondition(block.samples.count == capacity, "a block from another pool")
-        })
+        Pool(
+            limit: limit, make: { SampleBlock(capacity: capacity) },
+            reset: { block in
+                precondition(block.samples.count == capacity, "a block from another pool")
+            })
     }
 }

@@ -51,7 +51,8 @@ final class SourceStage: @unchecked Sendable {
     /// - Parameter stageBuffers: buffers for the input's channel count, idle until now.
     /// - Throws: `SondeError(.invalidArgument)` for filters or bands that do not fit it.
     init(
-        index: Int, input: PipelineGraph.Input, settings: PipelineSettings, sizes: StageSizes, encoder: (any RecordEncoder)?,
+        index: Int, input: PipelineGraph.Input, settings: PipelineSettings, sizes: StageSizes,
+        encoder: (any RecordEncoder)?,
         jobs: Int, times: StageTimes, stageBuffers: StageBuffers
     ) throws {
         self.index = index
@@ -61,7 +62,9 @@ final class SourceStage: @unchecked Sendable {
         precondition(stageBuffers.channelCount == format.channelCount, "buffers for another channel count")
         name = input.name
         self.format = format
-        recordFields = encoder.map { encoder in format.channelNames.map { encoder.fields(fileName: input.name, channel: $0) } } ?? []
+        recordFields =
+            encoder.map { encoder in format.channelNames.map { encoder.fields(fileName: input.name, channel: $0) } }
+            ?? []
         source = input.source
         clock = input.clock ?? .seconds(sampleRate: format.sampleRate, offset: format.timeOffset)
         configuration = try settings.featureConfiguration(sampleRate: format.sampleRate)
@@ -90,7 +93,9 @@ final class SourceStage: @unchecked Sendable {
     /// decoded straight into the ring's free slots (waiting when it is full), then
     /// published. Only a frame that would straddle the ring's wrap goes through `readBlock`
     /// and a copy. With `keepGoing`, a read error ends this input only (`failure`).
-    func read(on thread: BlockingThread<Int>, stop: StopSignal, samplesRead: borrowing Atomic<Int>, keepGoing: Bool) async throws {
+    func read(
+        on thread: BlockingThread<Int>, stop: StopSignal, samplesRead: borrowing Atomic<Int>, keepGoing: Bool
+    ) async throws {
         defer {
             notes = source?.notes ?? []
             // Drop the thread's hold on this stage, then the source: that closes the file.
@@ -120,7 +125,7 @@ final class SourceStage: @unchecked Sendable {
             let read: Int?
             do {
                 read = try await thread.run()
-            } catch where keepGoing {
+            } catch  where keepGoing {
                 failure = error
                 break
             }
@@ -167,8 +172,10 @@ final class SourceStage: @unchecked Sendable {
         var frames = try source.read(into: readTarget)
         if frames == 0 { endReached = true }
         guard frames > 0, let expected = source.expectedFrames else { return frames }
-        while samplesPerChannel.load(ordering: .relaxed) + frames >= expected, frames * channelCount < readTarget.count {
-            let more = try source.read(into: UnsafeMutableBufferPointer(rebasing: readTarget[(frames * channelCount)...]))
+        while samplesPerChannel.load(ordering: .relaxed) + frames >= expected, frames * channelCount < readTarget.count
+        {
+            let more = try source.read(
+                into: UnsafeMutableBufferPointer(rebasing: readTarget[(frames * channelCount)...]))
             if more == 0 {
                 endReached = true
                 break
@@ -218,8 +225,10 @@ final class SourceStage: @unchecked Sendable {
             let result = buffers.slots.take()
             results.append(result)
             let item = WorkItem(
-                samples: channel.takeFrames(frames), buffers: buffers, frameCount: frames, hop: hop, configuration: configuration, result: result,
-                encoder: encoder, fields: recordFields.isEmpty ? nil : recordFields[index], fileName: name, channelName: format.channelNames[index], firstFrame: first, clock: clock
+                samples: channel.takeFrames(frames), buffers: buffers, frameCount: frames, hop: hop,
+                configuration: configuration, result: result,
+                encoder: encoder, fields: recordFields.isEmpty ? nil : recordFields[index], fileName: name,
+                channelName: format.channelNames[index], firstFrame: first, clock: clock
             )
             guard await work.send(item) else { return false }
         }
@@ -247,10 +256,13 @@ final class SourceStage: @unchecked Sendable {
                     return (UnsafeBufferPointer(rebasing: region[0..<(contiguous * channelCount)]), true)
                 }
                 // A frame straddles the wrap (channel counts that do not divide the ring).
-                let read = ring.read(into: UnsafeMutableBufferPointer(rebasing: cutBlock[0..<(available * channelCount)]))
+                let read = ring.read(
+                    into: UnsafeMutableBufferPointer(rebasing: cutBlock[0..<(available * channelCount)]))
                 return (UnsafeBufferPointer(rebasing: cutBlock[0..<read]), false)
             }
-            if ring.isClosed, ring.readableCount < channelCount { return (UnsafeBufferPointer(start: nil, count: 0), false) }
+            if ring.isClosed, ring.readableCount < channelCount {
+                return (UnsafeBufferPointer(start: nil, count: 0), false)
+            }
             await ring.waitForData(channelCount)
         }
     }
@@ -359,7 +371,8 @@ private struct ChannelAppend: @unchecked Sendable {
         let count = channels.count
         times.time(.filter) {
             if first + 1 < count {
-                ChannelProcessor.append(channels[first], channels[first + 1], channel: first, interleaved: block, channelCount: count)
+                ChannelProcessor.append(
+                    channels[first], channels[first + 1], channel: first, interleaved: block, channelCount: count)
             } else {
                 channels[first].append(interleaved: block, channel: first, channelCount: count)
             }

@@ -29,9 +29,12 @@ public final class SpectrumAverager: SpectrumTap {
 
     public func receive(_ spectra: FrameSpectra) {
         sums.withLock { sums in
-            var average = sums.removeValue(forKey: spectra.input) ?? Average(
-                inputName: spectra.inputName, format: spectra.format, frameLength: spectra.frameLength, frames: 0,
-                power: Array(repeating: Array(repeating: 0, count: spectra.binCount), count: spectra.format.channelCount))
+            var average =
+                sums.removeValue(forKey: spectra.input)
+                ?? Average(
+                    inputName: spectra.inputName, format: spectra.format, frameLength: spectra.frameLength, frames: 0,
+                    power: Array(
+                        repeating: Array(repeating: 0, count: spectra.binCount), count: spectra.format.channelCount))
             average.power[spectra.channel].withUnsafeMutableBufferPointer { total in
                 for offset in 0..<spectra.frameCount {
                     let row = spectra.frame(offset)

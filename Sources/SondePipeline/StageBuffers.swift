@@ -94,7 +94,8 @@ final class StageBufferPool: Sendable {
             var evicted: StageBuffers?
             if idle.values.reduce(0, { $0 + $1.count }) >= limit {
                 // Another channel count's set goes first: the one just used is likelier to come again.
-                let key = idle.first { $0.key != buffers.channelCount && !$0.value.isEmpty }?.key ?? buffers.channelCount
+                let key =
+                    idle.first { $0.key != buffers.channelCount && !$0.value.isEmpty }?.key ?? buffers.channelCount
                 evicted = idle[key]?.popLast()
             }
             idle[buffers.channelCount, default: []].append(buffers)

@@ -35,7 +35,8 @@ enum AxisTicks {
     static func decades(_ range: ClosedRange<Double>, target: Int = 7) -> [Int] {
         let first = Int(range.lowerBound.rounded(.up)), last = Int(range.upperBound.rounded(.down))
         guard first <= last else { return [] }
-        let every = Swift.max(1, (last - first) / Swift.max(target - 1, 1) + ((last - first) % Swift.max(target - 1, 1) == 0 ? 0 : 1))
+        let every = Swift.max(
+            1, (last - first) / Swift.max(target - 1, 1) + ((last - first) % Swift.max(target - 1, 1) == 0 ? 0 : 1))
         return stride(from: first, through: last, by: every).map { $0 }
     }
 

@@ -22,12 +22,15 @@ struct PlotAxes {
     /// Grid and border behind the data: call first.
     func background() -> String {
         let l = layout
-        var svg = "<rect x=\"\(c(l.left))\" y=\"\(c(l.top))\" width=\"\(c(l.plotWidth))\" height=\"\(c(l.plotHeight))\" fill=\"#ffffff\" stroke=\"none\"/>"
+        var svg =
+            "<rect x=\"\(c(l.left))\" y=\"\(c(l.top))\" width=\"\(c(l.plotWidth))\" height=\"\(c(l.plotHeight))\" fill=\"#ffffff\" stroke=\"none\"/>"
         for tick in xTicks {
-            svg += "<line x1=\"\(c(tick.position))\" y1=\"\(c(l.top))\" x2=\"\(c(tick.position))\" y2=\"\(c(l.top + l.plotHeight))\" stroke=\"#e4e4e4\"/>"
+            svg +=
+                "<line x1=\"\(c(tick.position))\" y1=\"\(c(l.top))\" x2=\"\(c(tick.position))\" y2=\"\(c(l.top + l.plotHeight))\" stroke=\"#e4e4e4\"/>"
         }
         for tick in yTicks {
-            svg += "<line x1=\"\(c(l.left))\" y1=\"\(c(tick.position))\" x2=\"\(c(l.left + l.plotWidth))\" y2=\"\(c(tick.position))\" stroke=\"#e4e4e4\"/>"
+            svg +=
+                "<line x1=\"\(c(l.left))\" y1=\"\(c(tick.position))\" x2=\"\(c(l.left + l.plotWidth))\" y2=\"\(c(tick.position))\" stroke=\"#e4e4e4\"/>"
         }
         return svg
     }
@@ -36,18 +39,26 @@ struct PlotAxes {
     func foreground() -> String {
         let l = layout
         let bottom = l.top + l.plotHeight
-        var svg = "<rect x=\"\(c(l.left))\" y=\"\(c(l.top))\" width=\"\(c(l.plotWidth))\" height=\"\(c(l.plotHeight))\" fill=\"none\" stroke=\"#333333\"/>"
+        var svg =
+            "<rect x=\"\(c(l.left))\" y=\"\(c(l.top))\" width=\"\(c(l.plotWidth))\" height=\"\(c(l.plotHeight))\" fill=\"none\" stroke=\"#333333\"/>"
         for tick in xTicks {
-            svg += "<line x1=\"\(c(tick.position))\" y1=\"\(c(bottom))\" x2=\"\(c(tick.position))\" y2=\"\(c(bottom + 4))\" stroke=\"#333333\"/>"
-            svg += "<text x=\"\(c(tick.position))\" y=\"\(c(bottom + 16))\" text-anchor=\"middle\">\(SVGText.escaped(tick.label))</text>"
+            svg +=
+                "<line x1=\"\(c(tick.position))\" y1=\"\(c(bottom))\" x2=\"\(c(tick.position))\" y2=\"\(c(bottom + 4))\" stroke=\"#333333\"/>"
+            svg +=
+                "<text x=\"\(c(tick.position))\" y=\"\(c(bottom + 16))\" text-anchor=\"middle\">\(SVGText.escaped(tick.label))</text>"
         }
         for tick in yTicks {
-            svg += "<line x1=\"\(c(l.left - 4))\" y1=\"\(c(tick.position))\" x2=\"\(c(l.left))\" y2=\"\(c(tick.position))\" stroke=\"#333333\"/>"
-            svg += "<text x=\"\(c(l.left - 7))\" y=\"\(c(tick.position + 4))\" text-anchor=\"end\">\(SVGText.escaped(tick.label))</text>"
+            svg +=
+                "<line x1=\"\(c(l.left - 4))\" y1=\"\(c(tick.position))\" x2=\"\(c(l.left))\" y2=\"\(c(tick.position))\" stroke=\"#333333\"/>"
+            svg +=
+                "<text x=\"\(c(l.left - 7))\" y=\"\(c(tick.position + 4))\" text-anchor=\"end\">\(SVGText.escaped(tick.label))</text>"
         }
-        svg += "<text x=\"\(c(l.left + l.plotWidth / 2))\" y=\"\(c(l.height - 10))\" text-anchor=\"middle\">\(SVGText.escaped(xTitle))</text>"
-        svg += "<text transform=\"translate(16 \(c(l.top + l.plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">\(SVGText.escaped(yTitle))</text>"
-        svg += "<text x=\"\(c(l.left))\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(SVGText.escaped(title))</text>"
+        svg +=
+            "<text x=\"\(c(l.left + l.plotWidth / 2))\" y=\"\(c(l.height - 10))\" text-anchor=\"middle\">\(SVGText.escaped(xTitle))</text>"
+        svg +=
+            "<text transform=\"translate(16 \(c(l.top + l.plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">\(SVGText.escaped(yTitle))</text>"
+        svg +=
+            "<text x=\"\(c(l.left))\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(SVGText.escaped(title))</text>"
         return svg
     }
 

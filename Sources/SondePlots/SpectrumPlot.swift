@@ -21,7 +21,8 @@ public struct SpectrumPlot: Sendable {
     public var highestHarmonic = 5
 
     public init(
-        title: String, frequencies: [Double], power: [Double], unit: String = "units²/Hz", bands: [ClosedRange<Double>] = [],
+        title: String, frequencies: [Double], power: [Double], unit: String = "units²/Hz",
+        bands: [ClosedRange<Double>] = [],
         width: Double = 660, height: Double = 320
     ) {
         precondition(frequencies.count == power.count)
@@ -57,7 +58,8 @@ public struct SpectrumPlot: Sendable {
         guard power[best] > 0 else { return nil }
         var offset = 0.0
         if best + 1 < power.count {
-            let a = log(Swift.max(power[best - 1], 1e-300)), b = log(power[best]), c = log(Swift.max(power[best + 1], 1e-300))
+            let a = log(Swift.max(power[best - 1], 1e-300)), b = log(power[best]),
+                c = log(Swift.max(power[best + 1], 1e-300))
             let denominator = a - 2 * b + c
             if denominator != 0 { offset = Swift.min(Swift.max(0.5 * (a - c) / denominator, -0.5), 0.5) }
         }
@@ -103,12 +105,15 @@ public struct SpectrumPlot: Sendable {
         var svg = ""
         let top = layout.top, height = layout.plotHeight
         for band in bands {
-            let x0 = x(frequency: band.lowerBound), x1 = x(frequency: Swift.min(band.upperBound, frequencyRange.upperBound))
-            svg += "<rect class=\"band\" x=\"\(c(x0))\" y=\"\(c(top))\" width=\"\(c(Swift.max(x1 - x0, 1)))\" height=\"\(c(height))\" fill=\"#4a90d9\" fill-opacity=\"0.12\" stroke=\"#4a90d9\" stroke-opacity=\"0.5\" stroke-dasharray=\"2 3\"/>"
+            let x0 = x(frequency: band.lowerBound),
+                x1 = x(frequency: Swift.min(band.upperBound, frequencyRange.upperBound))
+            svg +=
+                "<rect class=\"band\" x=\"\(c(x0))\" y=\"\(c(top))\" width=\"\(c(Swift.max(x1 - x0, 1)))\" height=\"\(c(height))\" fill=\"#4a90d9\" fill-opacity=\"0.12\" stroke=\"#4a90d9\" stroke-opacity=\"0.5\" stroke-dasharray=\"2 3\"/>"
             let label = "\(SVGText.number(band.lowerBound))–\(SVGText.number(band.upperBound)) Hz"
             // Labelled only where the label fits in the band (about 6 px a character at 10 px).
             if x1 - x0 >= Double(label.count) * 6 + 4 {
-                svg += "<text x=\"\(c(x0 + 3))\" y=\"\(c(top + height - 5))\" fill=\"#2a6099\" font-size=\"10\">\(label)</text>"
+                svg +=
+                    "<text x=\"\(c(x0 + 3))\" y=\"\(c(top + height - 5))\" fill=\"#2a6099\" font-size=\"10\">\(label)</text>"
             }
         }
         return svg
@@ -143,10 +148,12 @@ public struct SpectrumPlot: Sendable {
         var svg = ""
         if upper.count > 1 {
             let outline = upper + lower.reversed()
-            let d = outline.enumerated().map { ($0.offset == 0 ? "M" : "L") + "\(c($0.element.0)) \(c($0.element.1))" }.joined()
+            let d = outline.enumerated().map { ($0.offset == 0 ? "M" : "L") + "\(c($0.element.0)) \(c($0.element.1))" }
+                .joined()
             svg += "<path class=\"envelope\" d=\"\(d)Z\" fill=\"#1f77b4\" fill-opacity=\"0.25\" stroke=\"none\"/>"
         }
-        svg += "<path class=\"spectrum\" d=\"\(line)\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.2\" stroke-linejoin=\"round\"/>"
+        svg +=
+            "<path class=\"spectrum\" d=\"\(line)\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.2\" stroke-linejoin=\"round\"/>"
         return svg
     }
 
@@ -157,18 +164,22 @@ public struct SpectrumPlot: Sendable {
         var lastLabel = -Double.infinity
         for (index, frequency) in harmonics.enumerated() {
             let hx = x(frequency: frequency)
-            svg += "<line class=\"harmonic\" x1=\"\(c(hx))\" y1=\"\(c(top))\" x2=\"\(c(hx))\" y2=\"\(c(bottom))\" stroke=\"#e67e22\" stroke-dasharray=\"4 3\"/>"
+            svg +=
+                "<line class=\"harmonic\" x1=\"\(c(hx))\" y1=\"\(c(top))\" x2=\"\(c(hx))\" y2=\"\(c(bottom))\" stroke=\"#e67e22\" stroke-dasharray=\"4 3\"/>"
             // Lines closer than a label's width share the first one's label.
             if hx - lastLabel >= 18 {
-                svg += "<text x=\"\(c(hx + 2))\" y=\"\(c(top + 11))\" fill=\"#b35900\" font-size=\"10\">\(index + 2)×</text>"
+                svg +=
+                    "<text x=\"\(c(hx + 2))\" y=\"\(c(top + 11))\" fill=\"#b35900\" font-size=\"10\">\(index + 2)×</text>"
                 lastLabel = hx
             }
         }
         let px = x(frequency: peak.frequency), py = y(power: peak.power, in: yRange)
-        svg += "<circle class=\"peak\" cx=\"\(c(px))\" cy=\"\(c(py))\" r=\"4\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>"
+        svg +=
+            "<circle class=\"peak\" cx=\"\(c(px))\" cy=\"\(c(py))\" r=\"4\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>"
         let anchor = px > layout.left + layout.plotWidth * 0.75 ? "end" : "start"
         let dx = anchor == "end" ? -7.0 : 7.0
-        svg += "<text class=\"peak-label\" x=\"\(c(px + dx))\" y=\"\(c(Swift.max(py - 6, top + 22)))\" fill=\"#d62728\" text-anchor=\"\(anchor)\">peak \(SVGText.number(peak.frequency)) Hz</text>"
+        svg +=
+            "<text class=\"peak-label\" x=\"\(c(px + dx))\" y=\"\(c(Swift.max(py - 6, top + 22)))\" fill=\"#d62728\" text-anchor=\"\(anchor)\">peak \(SVGText.number(peak.frequency)) Hz</text>"
         return svg
     }
 

@@ -67,7 +67,9 @@ public struct TrendEnvelope: Sendable {
         minimum.indices.map { i in
             let first = i * framesPerColumn
             let frames = Swift.min(framesPerColumn, count - first)
-            return Column(firstFrame: first, frames: frames, minimum: minimum[i], maximum: maximum[i], mean: sum[i] / Double(frames))
+            return Column(
+                firstFrame: first, frames: frames, minimum: minimum[i], maximum: maximum[i],
+                mean: sum[i] / Double(frames))
         }
     }
 

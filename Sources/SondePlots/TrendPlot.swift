@@ -49,13 +49,15 @@ public struct TrendPlot: Sendable {
             var outline = ""
             for column in columns {
                 let first = Double(column.firstFrame), last = Double(column.firstFrame + column.frames - 1)
-                outline += (outline.isEmpty ? "M" : "L") + point(first, column.maximum) + "L" + point(last, column.maximum)
+                outline +=
+                    (outline.isEmpty ? "M" : "L") + point(first, column.maximum) + "L" + point(last, column.maximum)
             }
             for column in columns.reversed() {
                 let first = Double(column.firstFrame), last = Double(column.firstFrame + column.frames - 1)
                 outline += "L" + point(last, column.minimum) + "L" + point(first, column.minimum)
             }
-            body += "<path class=\"envelope\" d=\"\(outline)Z\" fill=\"#1f77b4\" fill-opacity=\"0.3\" stroke=\"#1f77b4\" stroke-opacity=\"0.5\" stroke-width=\"0.5\"/>"
+            body +=
+                "<path class=\"envelope\" d=\"\(outline)Z\" fill=\"#1f77b4\" fill-opacity=\"0.3\" stroke=\"#1f77b4\" stroke-opacity=\"0.5\" stroke-width=\"0.5\"/>"
         }
         let line = columns.enumerated().map { index, column in
             (index == 0 ? "M" : "L") + point(Double(column.firstFrame) + Double(column.frames - 1) / 2, column.mean)
@@ -64,7 +66,8 @@ public struct TrendPlot: Sendable {
             let p = layout.x(time(ofFrame: Double(only.firstFrame)), in: xRange), q = layout.y(only.mean, in: yRange)
             body += "<circle class=\"trend\" cx=\"\(c(p))\" cy=\"\(c(q))\" r=\"2.5\" fill=\"#1f77b4\"/>"
         } else {
-            body += "<path class=\"trend\" d=\"\(line)\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.2\" stroke-linejoin=\"round\"/>"
+            body +=
+                "<path class=\"trend\" d=\"\(line)\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.2\" stroke-linejoin=\"round\"/>"
         }
         body += axes.foreground()
         return PlotAxes.document(layout, label: title, body: body)

@@ -16,7 +16,8 @@ public struct RecordStatistics: Sendable {
         self.columns = columns
         self.trended = trended.compactMap { columns.firstIndex(of: $0) }
         summaries = Array(repeating: Array(repeating: FeatureSummary(), count: columns.count), count: channelCount)
-        trends = Array(repeating: Array(repeating: TrendEnvelope(capacity: 600), count: self.trended.count), count: channelCount)
+        trends = Array(
+            repeating: Array(repeating: TrendEnvelope(capacity: 600), count: self.trended.count), count: channelCount)
     }
 
     /// Adds a batch's records (frame by frame, channels interleaved, as the pipeline emits them).
@@ -42,7 +43,9 @@ public struct RecordStatistics: Sendable {
     /// Channel `channel`'s trend figures; frame f at `startTime + f * secondsPerFrame` seconds.
     public func trendPlots(channel: Int, secondsPerFrame: Double, startTime: Double) -> [TrendPlot] {
         trended.enumerated().map { slot, column in
-            TrendPlot(title: columns[column], envelope: trends[channel][slot], secondsPerFrame: secondsPerFrame, startTime: startTime)
+            TrendPlot(
+                title: columns[column], envelope: trends[channel][slot], secondsPerFrame: secondsPerFrame,
+                startTime: startTime)
         }
     }
 }

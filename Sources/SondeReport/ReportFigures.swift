@@ -20,7 +20,9 @@ public struct ReportFigures: Sendable {
                 try Self.file("\(base)-spectrogram.png", spectrogram.image.png)
             }
             if let spectrum = channel.spectrum { try Self.file("\(base)-spectrum.svg", Array(spectrum.svg().utf8)) }
-            for trend in channel.trends { try Self.file("\(base)-trend-\(Self.safe(trend.title)).svg", Array(trend.svg().utf8)) }
+            for trend in channel.trends {
+                try Self.file("\(base)-trend-\(Self.safe(trend.title)).svg", Array(trend.svg().utf8))
+            }
         }
     }
 
@@ -38,7 +40,10 @@ public struct ReportFigures: Sendable {
     /// A name part with only letters, digits, `.`, `_` and `-` (paths' slashes become `_`).
     static func safe(_ text: String) -> String {
         let kept = text.unicodeScalars.map { scalar -> Character in
-            let ok = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+            let ok =
+                scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "._-".unicodeScalars.contains(scalar))
             return ok ? Character(scalar) : "_"
         }
         return String(kept)

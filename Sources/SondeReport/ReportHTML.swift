@@ -40,20 +40,24 @@ public enum ReportHTML {
             html += "<tr><td>\(escaped(label))</td><td>\(escaped(value))</td></tr>\n"
         }
         html += "</table>\n"
-        html += "<p class=\"made-by\">Summary tables: mean, min and max are exact; p5 and p95 come from a bounded-memory sketch and are within 0.5% of the value at numpy.percentile's lower rank.</p>\n"
+        html +=
+            "<p class=\"made-by\">Summary tables: mean, min and max are exact; p5 and p95 come from a bounded-memory sketch and are within 0.5% of the value at numpy.percentile's lower rank.</p>\n"
         return html
     }
 
     /// One input's section.
     public static func section(_ report: InputReport, anchor: String) -> String {
-        var html = "<section class=\"input\" id=\"\(escaped(anchor))\">\n<h2>\(escaped(report.title))</h2>\n<dl class=\"details\">"
+        var html =
+            "<section class=\"input\" id=\"\(escaped(anchor))\">\n<h2>\(escaped(report.title))</h2>\n<dl class=\"details\">"
         for (label, value) in report.details {
             html += "<dt>\(escaped(label))</dt><dd>\(escaped(value))</dd>"
         }
         html += "</dl>\n"
         for channel in report.channels {
             html += "<section class=\"channel\">\n<h3>Channel \(escaped(channel.name))</h3>\n<div class=\"figures\">\n"
-            if let spectrogram = channel.spectrogram { html += "<figure class=\"spectrogram\">\(spectrogram.svg())</figure>\n" }
+            if let spectrogram = channel.spectrogram {
+                html += "<figure class=\"spectrogram\">\(spectrogram.svg())</figure>\n"
+            }
             if let spectrum = channel.spectrum { html += "<figure class=\"spectrum\">\(spectrum.svg())</figure>\n" }
             for trend in channel.trends { html += "<figure class=\"trend\">\(trend.svg())</figure>\n" }
             html += "</div>\n"
@@ -68,7 +72,8 @@ public enum ReportHTML {
     public static let tail = "</body>\n</html>\n"
 
     private static func summaryTable(_ channel: Channel) -> String {
-        var html = "<table class=\"summary\"><tr><th>feature</th><th>mean</th><th>min</th><th>max</th><th>p5</th><th>p95</th></tr>\n"
+        var html =
+            "<table class=\"summary\"><tr><th>feature</th><th>mean</th><th>min</th><th>max</th><th>p5</th><th>p95</th></tr>\n"
         for (column, summary) in channel.summary {
             html += "<tr><td>\(escaped(column))</td>"
             for value in [summary.mean, summary.minimum, summary.maximum, summary.p5, summary.p95] {

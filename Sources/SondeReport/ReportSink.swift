@@ -59,21 +59,27 @@ public final class ReportSink: PipelineSink {
         guard let inputSpectra = spectra.take(input: index) else {
             throw SondeError(
                 .invalidInput,
-                "\(name): \(summary.samplesPerChannel) samples per channel, fewer than one window of \(frameLength): nothing to report (try a shorter --window)")
+                "\(name): \(summary.samplesPerChannel) samples per channel, fewer than one window of \(frameLength): nothing to report (try a shorter --window)"
+            )
         }
         let fs = format.sampleRate
-        let frequencies = (0...(inputSpectra.frameLength / 2)).map { Double($0) * fs / Double(inputSpectra.frameLength) }
+        let frequencies = (0...(inputSpectra.frameLength / 2)).map {
+            Double($0) * fs / Double(inputSpectra.frameLength)
+        }
         let channels = format.channelNames.enumerated().map { channel, channelName in
             InputReport.Channel(
                 name: channelName,
                 spectrogram: SpectrogramPlot(
-                    title: "Spectrogram, \(channelName)", spectrogram: inputSpectra.spectrograms[channel], sampleRate: fs,
+                    title: "Spectrogram, \(channelName)", spectrogram: inputSpectra.spectrograms[channel],
+                    sampleRate: fs,
                     frameLength: inputSpectra.frameLength, hop: inputSpectra.hop, startTime: format.timeOffset),
                 spectrum: SpectrumPlot(
-                    title: "Averaged spectrum (Welch, \(inputSpectra.frames) windows), \(channelName)", frequencies: frequencies,
+                    title: "Averaged spectrum (Welch, \(inputSpectra.frames) windows), \(channelName)",
+                    frequencies: frequencies,
                     power: inputSpectra.average[channel], bands: bands),
                 trends: statistics?.trendPlots(
-                    channel: channel, secondsPerFrame: Double(inputSpectra.hop) / fs, startTime: format.timeOffset) ?? [],
+                    channel: channel, secondsPerFrame: Double(inputSpectra.hop) / fs, startTime: format.timeOffset)
+                    ?? [],
                 summary: statistics?.summary(channel: channel) ?? [])
         }
         let seconds = Double(summary.samplesPerChannel) / fs

@@ -30,12 +30,16 @@ public final class ReportSpectra: SpectrumTap {
 
     public func receive(_ spectra: FrameSpectra) {
         inputs.withLock { inputs in
-            var input = inputs.removeValue(forKey: spectra.input) ?? Input(
-                format: spectra.format, frameLength: spectra.frameLength, hop: spectra.hop,
-                average: Array(repeating: Array(repeating: 0, count: spectra.binCount), count: spectra.format.channelCount),
-                spectrograms: Array(
-                    repeating: Spectrogram(binCount: spectra.binCount, maximumRows: spectrogramRows, capacity: spectrogramColumns),
-                    count: spectra.format.channelCount))
+            var input =
+                inputs.removeValue(forKey: spectra.input)
+                ?? Input(
+                    format: spectra.format, frameLength: spectra.frameLength, hop: spectra.hop,
+                    average: Array(
+                        repeating: Array(repeating: 0, count: spectra.binCount), count: spectra.format.channelCount),
+                    spectrograms: Array(
+                        repeating: Spectrogram(
+                            binCount: spectra.binCount, maximumRows: spectrogramRows, capacity: spectrogramColumns),
+                        count: spectra.format.channelCount))
             let channel = spectra.channel
             input.average[channel].withUnsafeMutableBufferPointer { total in
                 for offset in 0..<spectra.frameCount {

@@ -12,7 +12,8 @@ public struct LocalServices: Sendable {
 
     /// Opens (creating and migrating it if needed) the database the environment points at.
     /// - Parameter environment: `SONDE_HOME`, `XDG_*`, `HOME`, `SONDE_SCRYPT_LOG_N` are read.
-    public static func open(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LocalServices {
+    public static func open(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LocalServices
+    {
         try open(environment: environment, afterBatchInserted: nil)
     }
 

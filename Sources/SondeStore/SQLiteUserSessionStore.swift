@@ -150,7 +150,8 @@ public struct SQLiteUserSessionStore: UserSessionStore {
     public func clearLoginFailures(email: String, source: String?) async throws {
         try await database.write("clear failed logins") { db in
             if let source {
-                try db.execute(sql: "DELETE FROM login_failures WHERE email = ? AND source = ?", arguments: [email, source])
+                try db.execute(
+                    sql: "DELETE FROM login_failures WHERE email = ? AND source = ?", arguments: [email, source])
             } else {
                 try db.execute(sql: "DELETE FROM login_failures WHERE email = ?", arguments: [email])
             }

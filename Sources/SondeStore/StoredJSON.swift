@@ -29,7 +29,9 @@ enum StoredJSON {
         case .seconds(let rate, let offset):
             JSONValue.object(["kind": .string("seconds"), "offset": .number(offset), "sampleRate": .number(rate)]).text
         case .wallClock(let rate, let epoch):
-            JSONValue.object(["epochOfFirstSample": .number(epoch), "kind": .string("wall_clock"), "sampleRate": .number(rate)]).text
+            JSONValue.object([
+                "epochOfFirstSample": .number(epoch), "kind": .string("wall_clock"), "sampleRate": .number(rate),
+            ]).text
         }
     }
 
@@ -44,7 +46,8 @@ enum StoredJSON {
 
     static func encode(_ summary: MeasurementSummary) throws -> String {
         JSONValue.object([
-            "channels": .array(summary.channels.map { .object(["means": .numbers($0.means), "name": .string($0.name)]) }),
+            "channels": .array(
+                summary.channels.map { .object(["means": .numbers($0.means), "name": .string($0.name)]) }),
             "columns": .strings(summary.columns),
             "frames": .integer(summary.frameCount),
         ]).text

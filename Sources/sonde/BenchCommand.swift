@@ -7,7 +7,7 @@ import SondePipeline
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct BenchCommand: AsyncParsableCommand {
@@ -36,7 +36,9 @@ struct BenchCommand: AsyncParsableCommand {
     @OptionGroup(title: "Device") var device: DeviceOptions
     @OptionGroup(title: "Input") var input: InputOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of signal to push through (at the device rate), at most 1e6.", valueName: "S"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seconds of signal to push through (at the device rate), at most 1e6.", valueName: "S"))
     var seconds: Double = 600
 
     @OptionGroup var workers: WorkerOptions
@@ -65,7 +67,8 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let settings = try pipeline.settings()
-            let profile = try device.profileText(input: input, defaultRate: 51200, defaultChannels: 2)
+            let profile =
+                try device.profileText(input: input, defaultRate: 51200, defaultChannels: 2)
                 ?? (try Self.benchProfile(rate: input.rate ?? 51200, channels: input.channels ?? 2), "bench")
             let deviceProfile = try DeviceProfile.parse(profile.text, source: profile.source)
             try settings.validate(sampleRate: deviceProfile.sampleRate)
@@ -91,17 +94,27 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    private func runPipeline(settings: PipelineSettings, profile: DeviceProfile, frames: Int) async throws -> [(String, BenchValue)] {
+    private func runPipeline(
+        settings: PipelineSettings, profile: DeviceProfile, frames: Int
+    ) async throws -> [(String, BenchValue)] {
         let arrivals = ArrivalLog()
-        let device = try ReplayedDevice(SimulatedDevice(profile: profile, seed: device.seed), frames: Int(profile.sampleRate))
-        let source = LimitedSource(base: LiveClockSource(base: device, policy: .block, paced: false, arrivals: arrivals), frames: frames)
+        let device = try ReplayedDevice(
+            SimulatedDevice(profile: profile, seed: device.seed), frames: Int(profile.sampleRate))
+        let source = LimitedSource(
+            base: LiveClockSource(base: device, policy: .block, paced: false, arrivals: arrivals), frames: frames)
         let writer = try RecordWriters.make(
-            format: .csv, layout: RecordLayout(valueColumns: try settings.valueColumns(sampleRate: profile.sampleRate), includesFile: false), output: try OutputFile(discarding: ())
+            format: .csv,
+            layout: RecordLayout(
+                valueColumns: try settings.valueColumns(sampleRate: profile.sampleRate), includesFile: false),
+            output: try OutputFile(discarding: ())
         )
-        let graph = PipelineGraph(settings: settings, options: PipelineGraph.Options(jobs: jobs, encoder: writer.encoder))
+        let graph = PipelineGraph(
+            settings: settings, options: PipelineGraph.Options(jobs: jobs, encoder: writer.encoder))
         let latencies = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
         let started = MonotonicClock.seconds()
-        let summary = try await graph.run(inputs: [PipelineGraph.Input(name: "bench", source: source)]) { try latencies.emit($0) }
+        let summary = try await graph.run(inputs: [PipelineGraph.Input(name: "bench", source: source)]) {
+            try latencies.emit($0)
+        }
         try writer.finish()
         let elapsed = MonotonicClock.seconds() - started
         let samples = Double(summary.samplesPerChannel[0] * profile.channels.count)
@@ -124,7 +137,9 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     /// The bare FFT over the same frames, split over `jobs` tasks.
-    private func runFFTLoop(settings: PipelineSettings, profile: DeviceProfile, frames: Int) async throws -> [(String, BenchValue)] {
+    private func runFFTLoop(
+        settings: PipelineSettings, profile: DeviceProfile, frames: Int
+    ) async throws -> [(String, BenchValue)] {
         let channels = profile.channels.count
         // One second of the device's signal per channel (at least one window), reused.
         let length = max(settings.frameLength, Int(profile.sampleRate))
@@ -146,7 +161,8 @@ struct BenchCommand: AsyncParsableCommand {
                         let channel = index % channels
                         let start = (index / channels % framesInSignal) * settings.hop
                         sum += signal[channel].withUnsafeBufferPointer {
-                            spectrum.sumOfMagnitudes(UnsafeBufferPointer(rebasing: $0[start..<(start + settings.frameLength)]))
+                            spectrum.sumOfMagnitudes(
+                                UnsafeBufferPointer(rebasing: $0[start..<(start + settings.frameLength)]))
                         }
                         index += jobs
                     }
@@ -186,7 +202,8 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     static func text(_ report: [(String, BenchValue)]) -> String {
-        report.map { name, value in "\(name.replacingOccurrences(of: "_", with: " ")): \(value.text)" }.joined(separator: "\n")
+        report.map { name, value in "\(name.replacingOccurrences(of: "_", with: " ")): \(value.text)" }.joined(
+            separator: "\n")
     }
 
     static func json(_ report: [(String, BenchValue)]) -> String {
@@ -235,7 +252,8 @@ private final class ReplayedDevice: SampleSource {
         samples.withUnsafeBufferPointer { loop in
             while written < frames * channels {
                 let take = Swift.min(frames * channels - written, loop.count - position)
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[written..<(written + take)]).update(fromContentsOf: loop[position..<(position + take)])
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[written..<(written + take)]).update(
+                    fromContentsOf: loop[position..<(position + take)])
                 written += take
                 position = (position + take) % loop.count
             }

@@ -42,7 +42,8 @@ struct DeviceCommand: AsyncParsableCommand {
                     profile = (DeviceOptions.defaultProfile, "default")
                 }
                 Diagnostics.progress("Connecting…")
-                let paired = try await DeviceCommand.connection().pair(profileText: profile.text, profileSource: profile.source, seed: device.seed)
+                let paired = try await DeviceCommand.connection().pair(
+                    profileText: profile.text, profileSource: profile.source, seed: device.seed)
                 print("Device connected: \(paired.id)")
             }
         }
@@ -88,7 +89,9 @@ struct DeviceCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The old profile file.", valueName: "FILE"))
         var file: String
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("Write the TOML here (default: standard output).", valueName: "FILE"))
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("Write the TOML here (default: standard output).", valueName: "FILE"))
         var output: String?
 
         func run() async throws {

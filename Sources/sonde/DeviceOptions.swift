@@ -8,13 +8,17 @@ struct DeviceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Device profile, a TOML file (see sample-data/*.toml).", valueName: "FILE"))
     var profile: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "Seed of the device's noise and faults: same seed, same samples.")
+    @Option(
+        name: .long, parsing: .unconditional, help: "Seed of the device's noise and faults: same seed, same samples.")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: ArgumentHelp("A tone on every channel: FREQ:AMPLITUDE[:H2,H3,...] (repeatable).", valueName: "TONE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A tone on every channel: FREQ:AMPLITUDE[:H2,H3,...] (repeatable).", valueName: "TONE"))
     var tone: [String] = []
 
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("White noise RMS on every channel.", valueName: "RMS"))
+    @Option(
+        name: .long, parsing: .unconditional, help: ArgumentHelp("White noise RMS on every channel.", valueName: "RMS"))
     var noise: Double?
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("DC offset of every channel.", valueName: "V"))
@@ -35,7 +39,8 @@ struct DeviceOptions: ParsableArguments {
                 throw ValidationError("\(option): \(problem)")
             }
         }
-        func numbers(_ text: String, _ option: String, separator: Character, count: ClosedRange<Int>) throws -> [Double] {
+        func numbers(_ text: String, _ option: String, separator: Character, count: ClosedRange<Int>) throws -> [Double]
+        {
             let words = text.split(separator: separator, omittingEmptySubsequences: false)
             let values = words.compactMap { Double($0) }.filter(\.isFinite)
             guard values.count == words.count, count.contains(values.count) else {
@@ -49,7 +54,9 @@ struct DeviceOptions: ParsableArguments {
                 throw ValidationError("--tone \(spec): expected FREQ:AMPLITUDE[:H2,H3,...], e.g. 50:1:0.2,0.1")
             }
             let head = try numbers(parts[0] + ":" + parts[1], "--tone", separator: ":", count: 2...2)
-            if let problem = DeviceProfile.frequencyProblem(head[0]) { throw ValidationError("--tone \(spec): \(problem)") }
+            if let problem = DeviceProfile.frequencyProblem(head[0]) {
+                throw ValidationError("--tone \(spec): \(problem)")
+            }
             try amplitude(head[1], "--tone \(spec)")
             if parts.count == 3 {
                 for harmonic in try numbers(parts[2], "--tone", separator: ",", count: 1...30) {
@@ -68,7 +75,9 @@ struct DeviceOptions: ParsableArguments {
         }
         if let impulses {
             let values = try numbers(impulses, "--impulses", separator: ":", count: 2...2)
-            guard values[0] >= 0 else { throw ValidationError("--impulses \(impulses): rate must be 0 or more per second") }
+            guard values[0] >= 0 else {
+                throw ValidationError("--impulses \(impulses): rate must be 0 or more per second")
+            }
             try amplitude(values[1], "--impulses \(impulses)")
         }
     }
@@ -85,13 +94,19 @@ struct DeviceOptions: ParsableArguments {
     ///   - input: `--rate` and `--channels` shape a device made from flags; with a profile
     ///     they are refused (the profile sets both), as is `--sample-type` (raw input only).
     ///   - defaultRate: the rate of a device made from flags without `--rate`.
-    func profileText(input: InputOptions, defaultRate: Double = 1000, defaultChannels: Int = 1) throws -> (text: String, source: String)? {
+    func profileText(
+        input: InputOptions, defaultRate: Double = 1000, defaultChannels: Int = 1
+    ) throws -> (text: String, source: String)? {
         if input.sampleType != nil, profile != nil || describesDevice {
-            throw SondeError(.invalidArgument, "--sample-type applies to raw input (--input FILE), not to a simulated device")
+            throw SondeError(
+                .invalidArgument, "--sample-type applies to raw input (--input FILE), not to a simulated device")
         }
         if let profile {
             guard !describesDevice else {
-                throw SondeError(.invalidArgument, "--profile and device flags (--tone, --noise, ...) cannot be combined; put the settings in the profile")
+                throw SondeError(
+                    .invalidArgument,
+                    "--profile and device flags (--tone, --noise, ...) cannot be combined; put the settings in the profile"
+                )
             }
             try Self.refuseInputShape(input, device: "the profile \(profile)")
             let text = try DeviceProfile.text(path: profile)
@@ -110,7 +125,8 @@ struct DeviceOptions: ParsableArguments {
             let parts = spec.split(separator: ":").map(String.init)
             let numbers = parts.prefix(2).compactMap(Double.init)
             guard numbers.count == 2 else {
-                throw SondeError(.invalidArgument, "--tone \(spec): expected FREQ:AMPLITUDE[:H2,H3,...], e.g. 50:1:0.2,0.1")
+                throw SondeError(
+                    .invalidArgument, "--tone \(spec): expected FREQ:AMPLITUDE[:H2,H3,...], e.g. 50:1:0.2,0.1")
             }
             let harmonics = parts.count == 3 ? parts[2].split(separator: ",").compactMap { Double($0) } : []
             channel.tones.append(DeviceProfile.Tone(frequency: numbers[0], amplitude: numbers[1], harmonics: harmonics))
@@ -137,8 +153,11 @@ struct DeviceOptions: ParsableArguments {
     /// Refuses `--rate`, `--channels` and `--sample-type` for a device that sets its own
     /// (a profile, the paired device): they would otherwise be silently ignored.
     static func refuseInputShape(_ input: InputOptions, device: String) throws {
-        let given = [("--rate", input.rate != nil), ("--channels", input.channels != nil), ("--sample-type", input.sampleType != nil)]
-            .filter(\.1).map(\.0)
+        let given = [
+            ("--rate", input.rate != nil), ("--channels", input.channels != nil),
+            ("--sample-type", input.sampleType != nil),
+        ]
+        .filter(\.1).map(\.0)
         guard !given.isEmpty else { return }
         throw SondeError(
             .invalidArgument,

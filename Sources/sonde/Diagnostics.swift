@@ -2,7 +2,7 @@ import ArgumentParser
 import SondeCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Everything sonde says on standard error goes through here, one line at a time.

@@ -1,7 +1,7 @@
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns SIGINT/SIGTERM into a call instead of an abrupt exit, so a run can flush the

@@ -8,7 +8,7 @@ import SondePipeline
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The app's "new measurement" screen: live values from the paired device, then saved with
@@ -32,7 +32,9 @@ struct MeasureCommand: ServiceCommand {
 
     @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How long to measure: 10s, 500ms, 2m or seconds (at most 1e9 s).", valueName: "D"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("How long to measure: 10s, 500ms, 2m or seconds (at most 1e9 s).", valueName: "D"))
     var duration: String = "10s"
 
     @Option(help: "A note saved with the measurement.")
@@ -58,19 +60,24 @@ struct MeasureCommand: ServiceCommand {
         let columns = try settings.valueColumns(sampleRate: rate)
         let seconds = StreamCommand.seconds(duration) ?? 10
         let source = LimitedSource(
-            base: LiveClockSource(base: device, policy: .dropOldest), frames: OptionRanges.frameCount(seconds: seconds, rate: rate)
+            base: LiveClockSource(base: device, policy: .dropOldest),
+            frames: OptionRanges.frameCount(seconds: seconds, rate: rate)
         )
         let started = Date().timeIntervalSince1970
         let graph = PipelineGraph(
             settings: settings,
             options: PipelineGraph.Options(
-                jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)), recordsPerWrite: 1)
+                jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)),
+                recordsPerWrite: 1)
         )
         let interrupts = Interrupts { _ in graph.stop() }
         let collected = CapturedRecords(columns: columns)
         let display = StatusLine(enabled: true, interval: .milliseconds(500)) { collected.currentValuesLine() }
         _ = try await graph.run(
-            inputs: [PipelineGraph.Input(name: paired.id, source: source, clock: .wallClock(sampleRate: rate, epochOfFirstSample: started))]
+            inputs: [
+                PipelineGraph.Input(
+                    name: paired.id, source: source, clock: .wallClock(sampleRate: rate, epochOfFirstSample: started))
+            ]
         ) { collected.append($0) }
         display?.finish()
         let capture = MeasurementCapture(
@@ -86,7 +93,9 @@ struct MeasureCommand: ServiceCommand {
     /// The settings as JSON text, as `MeasurementCapture` expects: `PipelineSettings.json`
     /// with the rate and the capture's duration.
     private func settingsJSON(_ settings: PipelineSettings, rate: Double) -> String {
-        guard case .object(var members) = settings.json(rate: rate, version: ParquetOptions.version) else { return "{}" }
+        guard case .object(var members) = settings.json(rate: rate, version: ParquetOptions.version) else {
+            return "{}"
+        }
         members.append(.init("duration", .string(duration)))
         return JSONValue.object(members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).text
     }
@@ -109,7 +118,9 @@ private final class CapturedRecords: Sendable {
 
     /// `accel_x rms 0.61 kurtosis 3.2 | accel_y ...` from the latest frame.
     func currentValuesLine() -> String {
-        guard let batch = state.withLock({ $0.last }), batch.frameCount > 0 else { return "waiting for the first window…" }
+        guard let batch = state.withLock({ $0.last }), batch.frameCount > 0 else {
+            return "waiting for the first window…"
+        }
         let frame = batch.frameCount - 1
         return batch.channelNames.enumerated().map { channel, name in
             let base = (frame * batch.channelNames.count + channel) * batch.columnCount

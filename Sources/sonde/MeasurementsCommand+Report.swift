@@ -24,10 +24,14 @@ extension MeasurementsCommand {
 
         @OptionGroup var measurement: MeasurementIDArgument
 
-        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The HTML file to write (atomically).", valueName: "OUT"))
+        @Option(
+            name: [.short, .customLong("output")],
+            help: ArgumentHelp("The HTML file to write (atomically).", valueName: "OUT"))
         var output: String
 
-        @Option(help: ArgumentHelp("Saved columns to draw over time, comma-separated (default as sonde report).", valueName: "LIST"))
+        @Option(
+            help: ArgumentHelp(
+                "Saved columns to draw over time, comma-separated (default as sonde report).", valueName: "LIST"))
         var features: String?
 
         func validate() throws {
@@ -41,23 +45,30 @@ extension MeasurementsCommand {
             if let unknown = chosen.first(where: { !saved.columns.contains($0) }), features != nil {
                 throw SondeError(
                     .invalidArgument,
-                    "--features: measurement \(id) has no column '\(unknown)'; it has \(saved.columns.joined(separator: ","))")
+                    "--features: measurement \(id) has no column '\(unknown)'; it has \(saved.columns.joined(separator: ","))"
+                )
             }
-            let trended = saved.columns.filter { chosen.contains($0) } + saved.columns.filter { $0.hasPrefix("band_power:") }
-            var statistics = RecordStatistics(channelCount: saved.channelNames.count, columns: saved.columns, trended: trended)
+            let trended =
+                saved.columns.filter { chosen.contains($0) } + saved.columns.filter { $0.hasPrefix("band_power:") }
+            var statistics = RecordStatistics(
+                channelCount: saved.channelNames.count, columns: saved.columns, trended: trended)
             for batch in batches { statistics.add(batch) }
             let (secondsPerFrame, startTime, clockText) = Self.timeAxis(saved)
             let channels = saved.channelNames.enumerated().map { channel, name in
                 InputReport.Channel(
-                    name: name, trends: statistics.trendPlots(channel: channel, secondsPerFrame: secondsPerFrame, startTime: startTime),
+                    name: name,
+                    trends: statistics.trendPlots(
+                        channel: channel, secondsPerFrame: secondsPerFrame, startTime: startTime),
                     summary: statistics.summary(channel: channel))
             }
             let recorded = UTCTimestamp.rfc3339(epochSeconds: saved.recordedAt)
             let report = InputReport(
                 title: "Measurement \(id)",
                 details: [
-                    ("Recorded", recorded), ("Device", saved.deviceID), ("Comment", saved.comment.isEmpty ? "(none)" : saved.comment),
-                    ("Channels", saved.channelNames.joined(separator: ", ")), ("Windows", "\(saved.frameCount)"), ("Time axis", clockText),
+                    ("Recorded", recorded), ("Device", saved.deviceID),
+                    ("Comment", saved.comment.isEmpty ? "(none)" : saved.comment),
+                    ("Channels", saved.channelNames.joined(separator: ", ")), ("Windows", "\(saved.frameCount)"),
+                    ("Time axis", clockText),
                 ],
                 channels: channels)
             let destination = try OutputFile(atomicallyReplacing: output)
@@ -66,8 +77,11 @@ extension MeasurementsCommand {
                     Array(
                         ReportHTML.head(
                             title: "sonde measurement \(id): \(saved.deviceID), \(recorded)",
-                            madeBy: "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
-                            settings: [("Saved settings", saved.settings), ("Columns", saved.columns.joined(separator: ", "))]
+                            madeBy:
+                                "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
+                            settings: [
+                                ("Saved settings", saved.settings), ("Columns", saved.columns.joined(separator: ", ")),
+                            ]
                         ).utf8))
                 try destination.write(Array(ReportHTML.section(report, anchor: "measurement-\(id)").utf8))
                 try destination.write(Array(ReportHTML.tail.utf8))
@@ -84,7 +98,10 @@ extension MeasurementsCommand {
             case (.seconds(let rate, let offset)?, let hop?):
                 return (Double(hop) / rate, offset, "seconds from the start of the recording")
             case (.wallClock(let rate, let epoch)?, let hop?):
-                return (Double(hop) / rate, 0, "seconds after the first sample, \(UTCTimestamp.rfc3339(epochSeconds: epoch))")
+                return (
+                    Double(hop) / rate, 0,
+                    "seconds after the first sample, \(UTCTimestamp.rfc3339(epochSeconds: epoch))"
+                )
             default:
                 return (1, 0, "window number (no window completed)")
             }

@@ -100,11 +100,13 @@ extension MeasurementsCommand {
             }
             let id = try MeasurementIDText.require(id ?? "")
             let outputFormat = format ?? output.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
-            let parquetOptions = try parquet.writerOptions(format: outputFormat, settings: nil, toStandardOutput: output == nil)
+            let parquetOptions = try parquet.writerOptions(
+                format: outputFormat, settings: nil, toStandardOutput: output == nil)
             let destination =
                 try output.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
-            try await services.measurements.export(id: id, format: outputFormat, parquet: parquetOptions, to: destination)
+            try await services.measurements.export(
+                id: id, format: outputFormat, parquet: parquetOptions, to: destination)
         }
     }
 

@@ -23,7 +23,9 @@ struct MergeCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The --output-dir of the dataset run.", valueName: "OUT"))
     var folder: String
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output file; '-' or none for standard output.", valueName: "FILE"))
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("Output file; '-' or none for standard output.", valueName: "FILE"))
     var output: String?
 
     func run() async throws {
@@ -36,7 +38,9 @@ struct MergeCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
             let path = output == "-" ? nil : output
-            let destination = try path.map { try OutputFile(atomicallyReplacing: $0) } ?? OutputFile(standardOutputFlushing: .whenFull)
+            let destination =
+                try path.map { try OutputFile(atomicallyReplacing: $0) }
+                ?? OutputFile(standardOutputFlushing: .whenFull)
             do {
                 try merge.write(folder: folder, to: destination)
             } catch {

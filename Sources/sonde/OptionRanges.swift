@@ -28,14 +28,16 @@ enum OptionRanges {
     static func check(ringCapacity: Int) throws {
         guard Self.ringCapacity.contains(ringCapacity) else {
             throw ValidationError(
-                "--ring-capacity \(ringCapacity): expected 2 to \(Self.ringCapacity.upperBound) samples (a power of two up to 2^26)")
+                "--ring-capacity \(ringCapacity): expected 2 to \(Self.ringCapacity.upperBound) samples (a power of two up to 2^26)"
+            )
         }
     }
 
     static func check(rate: Double?) throws {
         guard let rate else { return }
         guard SampleLimits.rates.contains(rate) else {
-            throw ValidationError("--rate \(rate.compactDescription): expected a sample rate from \(SampleLimits.ratesText)")
+            throw ValidationError(
+                "--rate \(rate.compactDescription): expected a sample rate from \(SampleLimits.ratesText)")
         }
     }
 
@@ -57,7 +59,8 @@ enum OptionRanges {
     static func check(duration text: String?) throws {
         guard let text else { return }
         guard let seconds = StreamCommand.seconds(text), durationSeconds.contains(seconds) else {
-            throw ValidationError("--duration \(text): expected a length like 10s, 500ms, 2m or 1.5, above 0 and at most 1e9 s")
+            throw ValidationError(
+                "--duration \(text): expected a length like 10s, 500ms, 2m or 1.5, above 0 and at most 1e9 s")
         }
     }
 

@@ -6,7 +6,7 @@ import SondeIO
 import SondePipeline
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The options that only `--format parquet` uses; shared by `process` and `measurements export`.
@@ -30,16 +30,26 @@ struct ParquetOptions: ParsableArguments {
     ///   then not be a terminal for Parquet (binary bytes would garble it).
     /// - Throws: `SondeError(.invalidArgument)` when a Parquet option is given for another
     ///   format (no option is silently ignored), or Parquet would go to a terminal.
-    func writerOptions(format: OutputFormat, settings: String?, toStandardOutput: Bool = false) throws -> ParquetWriterOptions {
+    func writerOptions(
+        format: OutputFormat, settings: String?, toStandardOutput: Bool = false
+    ) throws -> ParquetWriterOptions {
         if format == .parquet && toStandardOutput && isatty(STDOUT_FILENO) == 1 {
-            throw SondeError(.invalidArgument, "--format parquet: binary output would go to the terminal; use -o FILE.parquet or a pipe")
+            throw SondeError(
+                .invalidArgument,
+                "--format parquet: binary output would go to the terminal; use -o FILE.parquet or a pipe")
         }
         if format != .parquet {
             if let compression {
-                throw SondeError(.invalidArgument, "--compression \(compression.rawValue): only Parquet output is compressed (the format is \(format.rawValue))")
+                throw SondeError(
+                    .invalidArgument,
+                    "--compression \(compression.rawValue): only Parquet output is compressed (the format is \(format.rawValue))"
+                )
             }
             if let rowGroupRows {
-                throw SondeError(.invalidArgument, "--row-group-rows \(rowGroupRows): only Parquet output has row groups (the format is \(format.rawValue))")
+                throw SondeError(
+                    .invalidArgument,
+                    "--row-group-rows \(rowGroupRows): only Parquet output has row groups (the format is \(format.rawValue))"
+                )
             }
         }
         return ParquetWriterOptions(

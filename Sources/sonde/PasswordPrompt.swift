@@ -15,7 +15,9 @@ enum PasswordPrompt {
     ///     answer (register, reset).
     /// - Throws: `AccountError.passwordMismatch`, or `.noPasswordSource` when stdin is not a
     ///   terminal and `--password-stdin` was not given.
-    static func read(fromStandardInput: Bool, prompt: String = "Password: ", confirmation: String? = nil) throws
+    static func read(
+        fromStandardInput: Bool, prompt: String = "Password: ", confirmation: String? = nil
+    ) throws
         -> String
     {
         if fromStandardInput { return readLine(from: 0) }

@@ -6,7 +6,9 @@ import SondePipeline
 
 /// Framing, filter and feature options, shared by every command that runs the pipeline.
 struct PipelineOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Window length N in samples: a power of two from 16 to 1048576.", valueName: "N"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Window length N in samples: a power of two from 16 to 1048576.", valueName: "N"))
     var window: Int = 1024
 
     @Option(name: .long, help: ArgumentHelp("Hop H between window starts, 1...N (default N/2).", valueName: "H"))
@@ -54,7 +56,8 @@ struct PipelineOptions: ParsableArguments {
 
     /// The validated settings; every problem is one line naming the option.
     func settings() throws -> PipelineSettings {
-        let selection = try features.map { try FeatureFamilies.parseFeatures($0) } ?? (features: Feature.allCases, names: [])
+        let selection =
+            try features.map { try FeatureFamilies.parseFeatures($0) } ?? (features: Feature.allCases, names: [])
         let bandRequest = try bands.map { try Band.parseRequest($0) } ?? (bands: [], octaveSets: [])
         var families = FamilyOptions()
         families.names = selection.names
@@ -106,12 +109,12 @@ struct InputOptions: ParsableArguments {
     }
 }
 
-
 /// `--jobs`, declared once for every command that runs the pipeline.
 struct WorkerOptions: ParsableArguments {
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Feature workers and inputs worked on at once, 1 to 256 (default: the number of cores).", valueName: "J"))
+        help: ArgumentHelp(
+            "Feature workers and inputs worked on at once, 1 to 256 (default: the number of cores).", valueName: "J"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
@@ -127,7 +130,8 @@ struct EngineOptions: ParsableArguments {
 
     @Option(
         name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Samples each input's ring buffer holds, 2 to 67108864 (rounded up to a power of two).", valueName: "S"))
+        help: ArgumentHelp(
+            "Samples each input's ring buffer holds, 2 to 67108864 (rounded up to a power of two).", valueName: "S"))
     var ringCapacity: Int = 1 << 18
 
     func validate() throws {

@@ -61,7 +61,9 @@ struct ProcessCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Sample files, folders or quoted patterns to measure, or - for standard input.", valueName: "FILE"))
+    @Argument(
+        help: ArgumentHelp(
+            "Sample files, folders or quoted patterns to measure, or - for standard input.", valueName: "FILE"))
     var inputs: [String] = []
 
     @OptionGroup(title: "Pipeline")
@@ -73,7 +75,9 @@ struct ProcessCommand: AsyncParsableCommand {
     @OptionGroup(title: "Engine")
     var engine: EngineOptions
 
-    @Option(name: .long, help: ArgumentHelp("Also read input paths from LIST, one per line (- for standard input).", valueName: "LIST"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Also read input paths from LIST, one per line (- for standard input).", valueName: "LIST"))
     var filesFrom: String?
 
     @Flag(name: .long, help: "The --files-from list is NUL-separated (find -print0).")
@@ -85,10 +89,14 @@ struct ProcessCommand: AsyncParsableCommand {
     @OptionGroup(title: "Parquet")
     var parquet: ParquetOptions
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output file; '-' or none for standard output.", valueName: "OUT"))
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("Output file; '-' or none for standard output.", valueName: "OUT"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("One output per input in this folder, plus a manifest; resumable.", valueName: "OUT"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("One output per input in this folder, plus a manifest; resumable.", valueName: "OUT"))
     var outputDir: String?
 
     @Flag(name: .long, help: "With --output-dir: measure inputs again whose output exists.")
@@ -97,7 +105,8 @@ struct ProcessCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With --output-dir: report an input that fails and go on with the others (exit status 2).")
     var keepGoing = false
 
-    @Option(name: .long, help: ArgumentHelp("With --output-dir: measure only shard K of N (0 <= K < N).", valueName: "K/N"))
+    @Option(
+        name: .long, help: ArgumentHelp("With --output-dir: measure only shard K of N (0 <= K < N).", valueName: "K/N"))
     var shard: String?
 
     @Flag(name: .shortAndLong, help: "No notes or progress on standard error.")
@@ -110,14 +119,21 @@ struct ProcessCommand: AsyncParsableCommand {
         if inputs.filter({ $0 == "-" }).count + (filesFrom == "-" ? 1 : 0) > 1 {
             throw ValidationError("standard input (-) can be read only once")
         }
-        if null && filesFrom == nil { throw ValidationError("--null describes the --files-from list; give --files-from LIST") }
+        if null && filesFrom == nil {
+            throw ValidationError("--null describes the --files-from list; give --files-from LIST")
+        }
         if outputDir == nil {
-            for (flag, given) in [("--overwrite", overwrite), ("--keep-going", keepGoing), ("--shard", shard != nil)] where given {
+            for (flag, given) in [("--overwrite", overwrite), ("--keep-going", keepGoing), ("--shard", shard != nil)]
+            where given {
                 throw ValidationError("\(flag) needs --output-dir OUT (one output per input)")
             }
         } else {
-            if output != nil { throw ValidationError("-o and --output-dir exclude each other: one output, or one per input") }
-            if inputs.contains("-") { throw ValidationError("standard input has no name to write an output for in --output-dir; use -o") }
+            if output != nil {
+                throw ValidationError("-o and --output-dir exclude each other: one output, or one per input")
+            }
+            if inputs.contains("-") {
+                throw ValidationError("standard input has no name to write an output for in --output-dir; use -o")
+            }
         }
         if let shard { _ = try Shard(parsing: shard) }
     }
@@ -129,9 +145,11 @@ struct ProcessCommand: AsyncParsableCommand {
                 arguments: inputs, sampleType: input.sampleType, excludingFolders: outputDir.map { [$0] } ?? [])
             if let filesFrom {
                 try list.addList(
-                    SampleInputs.readList(filesFrom), from: filesFrom == "-" ? "standard input" : filesFrom, nullSeparated: null)
+                    SampleInputs.readList(filesFrom), from: filesFrom == "-" ? "standard input" : filesFrom,
+                    nullSeparated: null)
             }
-            let options = SampleSourceOptions(sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
+            let options = SampleSourceOptions(
+                sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
             if let outputDir {
                 try await runDataset(list, settings: settings, options: options, outputDir: outputDir)
             } else {
@@ -141,11 +159,14 @@ struct ProcessCommand: AsyncParsableCommand {
     }
 
     /// Every input into one output: `-o FILE` or standard output.
-    private func runSingleOutput(_ list: SampleInputs, settings: PipelineSettings, options: SampleSourceOptions) async throws {
+    private func runSingleOutput(
+        _ list: SampleInputs, settings: PipelineSettings, options: SampleSourceOptions
+    ) async throws {
         // `-o -` is standard output, as `-` is standard input among the inputs.
         let outputPath = output == "-" ? nil : output
         if let outputPath, let input = list.input(sameFileAs: outputPath) {
-            throw SondeError(.invalidArgument, "-o \(outputPath) is the input '\(input.path)': writing it would destroy the input")
+            throw SondeError(
+                .invalidArgument, "-o \(outputPath) is the input '\(input.path)': writing it would destroy the input")
         }
         let outputFormat = format ?? outputPath.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
         let parquetOptions = try parquet.writerOptions(
@@ -159,23 +180,28 @@ struct ProcessCommand: AsyncParsableCommand {
         var graphOptions = engine.graphOptions()
         graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
         let graph = PipelineGraph(settings: settings, options: graphOptions)
-        let totalSamples = list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
+        let totalSamples =
+            list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
         let inputs = Self.lazyInputs(list.inputs, first: first, columns: columns, settings: settings, options: options)
-        let destination = try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
+        let destination =
+            try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
             ?? OutputFile(standardOutputFlushing: .whenFull)
         let interrupts = Interrupts { _ in graph.stop() }
         let progress = startProgress(graph: graph, inputCount: list.inputs.count, totalSamples: totalSamples)
         let sink: SingleOutputSink
         do {
             sink = SingleOutputSink(
-                writer: try RecordWriters.make(format: outputFormat, layout: layout, output: destination, parquet: parquetOptions),
+                writer: try RecordWriters.make(
+                    format: outputFormat, layout: layout, output: destination, parquet: parquetOptions),
                 frameLength: settings.frameLength)
             let summary = try await graph.run(inputs, sink: sink)
             progress?.finish()
             if let signal = interrupts.signal, outputPath != nil {
                 // A file output appears complete or not at all: an interrupted run keeps the old one.
                 destination.abandon()
-                Diagnostics.say("sonde process: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(outputPath ?? "") left as it was")
+                Diagnostics.say(
+                    "sonde process: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(outputPath ?? "") left as it was"
+                )
                 throw ExitCode(128 + signal)
             }
             try sink.finish()
@@ -190,22 +216,29 @@ struct ProcessCommand: AsyncParsableCommand {
 
     /// One output per input in `outputDir`, with a manifest; inputs whose output exists are
     /// skipped unless --overwrite.
-    private func runDataset(_ list: SampleInputs, settings: PipelineSettings, options: SampleSourceOptions, outputDir: String) async throws {
+    private func runDataset(
+        _ list: SampleInputs, settings: PipelineSettings, options: SampleSourceOptions, outputDir: String
+    ) async throws {
         let outputFormat = format ?? .csv
-        let parquetOptions = try parquet.writerOptions(format: outputFormat, settings: ParquetOptions.settingsJSON(settings))
+        let parquetOptions = try parquet.writerOptions(
+            format: outputFormat, settings: ParquetOptions.settingsJSON(settings))
         let columns = try Self.probeColumns(list.inputs, settings: settings, options: options)
         let layout = RecordLayout(valueColumns: columns, includesFile: list.namesFiles)
         let datasetSettings = DatasetSettings(
             window: settings.frameLength, hop: settings.hop, filters: pipeline.filter, columns: columns,
-            rate: input.rate, channels: input.channels, sampleType: input.sampleType?.rawValue, format: outputFormat.rawValue)
+            rate: input.rate, channels: input.channels, sampleType: input.sampleType?.rawValue,
+            format: outputFormat.rawValue)
         let parsedShard = try shard.map { try Shard(parsing: $0) }
         let run = DatasetManifest.Run(
             sonde: SondeVersion.number, build: BuildTarget.name, settings: datasetSettings,
             shard: parsedShard?.description ?? "0/1", inputs: 0, allInputs: 0)
         let outputs = DatasetOutputs(folder: outputDir, format: outputFormat)
-        let plan = try DatasetPlan(inputs: list.inputs, outputs: outputs, shard: parsedShard, overwrite: overwrite, run: run)
+        let plan = try DatasetPlan(
+            inputs: list.inputs, outputs: outputs, shard: parsedShard, overwrite: overwrite, run: run)
         if !quiet, plan.skipped > 0 {
-            Diagnostics.note("\(plan.skipped) of \(plan.shardInputs) inputs already have an output in \(outputDir): skipped (--overwrite redoes them)")
+            Diagnostics.note(
+                "\(plan.skipped) of \(plan.shardInputs) inputs already have an output in \(outputDir): skipped (--overwrite redoes them)"
+            )
         }
         var graphOptions = engine.graphOptions()
         graphOptions.keepGoing = keepGoing
@@ -213,14 +246,16 @@ struct ProcessCommand: AsyncParsableCommand {
         let graph = PipelineGraph(settings: settings, options: graphOptions)
         let todo = plan.todo
         let sink = DatasetSink(
-            outputs: outputs, layout: layout, parquet: parquetOptions, manifest: plan.manifest, datasetIndices: todo.map(\.index),
+            outputs: outputs, layout: layout, parquet: parquetOptions, manifest: plan.manifest,
+            datasetIndices: todo.map(\.index),
             frameLength: settings.frameLength, report: { Diagnostics.error($0) })
         let interrupts = Interrupts { _ in graph.stop() }
         let progress = startProgress(graph: graph, inputCount: todo.count, totalSamples: nil)
         let summary: PipelineGraph.Summary
         do {
             summary = try await graph.run(
-                Self.lazyInputs(todo.map(\.input), first: nil, columns: columns, settings: settings, options: options), sink: sink)
+                Self.lazyInputs(todo.map(\.input), first: nil, columns: columns, settings: settings, options: options),
+                sink: sink)
         } catch {
             progress?.finish()
             sink.abandonCurrent()
@@ -233,12 +268,15 @@ struct ProcessCommand: AsyncParsableCommand {
         if let signal = interrupts.signal {
             sink.abandonCurrent()
             Diagnostics.say(
-                "sonde process: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(graph.inputsCompleted) of \(todo.count) inputs written to \(outputDir); run the same command again to go on")
+                "sonde process: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(graph.inputsCompleted) of \(todo.count) inputs written to \(outputDir); run the same command again to go on"
+            )
             throw ExitCode(128 + signal)
         }
         if !quiet { for note in sink.notes { Diagnostics.note(note) } }
         if summary.failedInputs > 0 {
-            Diagnostics.say("sonde process: \(summary.failedInputs) of \(todo.count) inputs failed (listed above and in \(outputDir)/\(DatasetManifest.fileName(shard: parsedShard)))")
+            Diagnostics.say(
+                "sonde process: \(summary.failedInputs) of \(todo.count) inputs failed (listed above and in \(outputDir)/\(DatasetManifest.fileName(shard: parsedShard)))"
+            )
             throw ExitCode(2)
         }
     }
@@ -257,14 +295,17 @@ struct ProcessCommand: AsyncParsableCommand {
         options: SampleSourceOptions
     ) -> PipelineGraph.Inputs {
         let first = FirstInput(first)
-        return PipelineGraph.Inputs(count: inputs.count, name: { inputs[$0].name }, opensQuickly: { inputs[$0].isSmallRegularFile }) { index in
+        return PipelineGraph.Inputs(
+            count: inputs.count, name: { inputs[$0].name }, opensQuickly: { inputs[$0].isSmallRegularFile }
+        ) { index in
             if index == 0, let opened = first.take() { return opened }
             let opened = try open(inputs[index], settings: settings, options: options)
             let rate = opened.source.format.sampleRate
             guard try settings.valueColumns(sampleRate: rate) == columns else {
                 throw SondeError(
                     .invalidArgument,
-                    "--bands: \(inputs[index].path) at \(rate.compactDescription) Hz gets other octave bands than the first input; process inputs of one rate together")
+                    "--bands: \(inputs[index].path) at \(rate.compactDescription) Hz gets other octave bands than the first input; process inputs of one rate together"
+                )
             }
             return opened
         }
@@ -272,7 +313,9 @@ struct ProcessCommand: AsyncParsableCommand {
 
     /// The columns of a dataset run: those of the first input that opens (its rate decides
     /// the octave bands). Every input failing to open is the first input's error.
-    private static func probeColumns(_ inputs: [SampleInput], settings: PipelineSettings, options: SampleSourceOptions) throws -> [String] {
+    private static func probeColumns(
+        _ inputs: [SampleInput], settings: PipelineSettings, options: SampleSourceOptions
+    ) throws -> [String] {
         var firstError: (any Error)?
         for input in inputs {
             do {
@@ -286,7 +329,9 @@ struct ProcessCommand: AsyncParsableCommand {
     }
 
     /// Opens an input and checks that the filters and bands fit its rate.
-    static func open(_ input: SampleInput, settings: PipelineSettings, options: SampleSourceOptions) throws -> PipelineGraph.Input {
+    static func open(
+        _ input: SampleInput, settings: PipelineSettings, options: SampleSourceOptions
+    ) throws -> PipelineGraph.Input {
         let source = try SampleSources.open(path: input.path, options: options)
         do {
             try settings.validate(sampleRate: source.format.sampleRate)

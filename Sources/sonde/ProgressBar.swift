@@ -6,7 +6,9 @@ enum ProgressBar {
     ///   - total: samples (all channels) or inputs expected, if known.
     ///   - unit: what is counted: "samples" or "inputs".
     ///   - done: how many are done so far.
-    static func start(enabled: Bool, total: Int?, unit: String = "samples", done: @escaping @Sendable () -> Int) -> StatusLine? {
+    static func start(
+        enabled: Bool, total: Int?, unit: String = "samples", done: @escaping @Sendable () -> Int
+    ) -> StatusLine? {
         let started = DispatchTime.now()
         return StatusLine(enabled: enabled, interval: .milliseconds(250)) {
             let samples = done()

@@ -33,6 +33,8 @@ struct RegisterCommand: ServiceCommand {
             confirmation: "Repeat password: "
         )
         try await services.authentication.signUp(email: email, password: password)
-        AccountOutput.line("Registered \(email), unless it already had an account: a message went to that address. Log in with sonde login --email \(email)")
+        AccountOutput.line(
+            "Registered \(email), unless it already had an account: a message went to that address. Log in with sonde login --email \(email)"
+        )
     }
 }

@@ -36,7 +36,8 @@ struct ReportCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Sample files, folders or quoted patterns, or - for standard input.", valueName: "FILE"))
+    @Argument(
+        help: ArgumentHelp("Sample files, folders or quoted patterns, or - for standard input.", valueName: "FILE"))
     var inputs: [String] = []
 
     @OptionGroup(title: "Pipeline")
@@ -48,16 +49,23 @@ struct ReportCommand: AsyncParsableCommand {
     @OptionGroup(title: "Engine")
     var engine: EngineOptions
 
-    @Option(name: .long, help: ArgumentHelp("Also read input paths from LIST, one per line (- for standard input).", valueName: "LIST"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Also read input paths from LIST, one per line (- for standard input).", valueName: "LIST"))
     var filesFrom: String?
 
     @Flag(name: .long, help: "The --files-from list is NUL-separated (find -print0).")
     var null = false
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The HTML file to write (atomically).", valueName: "OUT"))
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("The HTML file to write (atomically).", valueName: "OUT"))
     var output: String
 
-    @Option(name: .long, help: ArgumentHelp("Also write each figure to this existing folder as SVG (the spectrogram also as PNG).", valueName: "DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also write each figure to this existing folder as SVG (the spectrogram also as PNG).", valueName: "DIR"))
     var figures: String?
 
     @Flag(name: .shortAndLong, help: "No notes or progress on standard error.")
@@ -73,7 +81,9 @@ struct ReportCommand: AsyncParsableCommand {
         if inputs.filter({ $0 == "-" }).count + (filesFrom == "-" ? 1 : 0) > 1 {
             throw ValidationError("standard input (-) can be read only once")
         }
-        if null && filesFrom == nil { throw ValidationError("--null describes the --files-from list; give --files-from LIST") }
+        if null && filesFrom == nil {
+            throw ValidationError("--null describes the --files-from list; give --files-from LIST")
+        }
         if output == "-" { throw ValidationError("-o: a report is a file; give its name (report.html)") }
         if let figures {
             var isFolder: ObjCBool = false
@@ -89,12 +99,15 @@ struct ReportCommand: AsyncParsableCommand {
             var list = try SampleInputs(arguments: inputs, sampleType: input.sampleType)
             if let filesFrom {
                 try list.addList(
-                    SampleInputs.readList(filesFrom), from: filesFrom == "-" ? "standard input" : filesFrom, nullSeparated: null)
+                    SampleInputs.readList(filesFrom), from: filesFrom == "-" ? "standard input" : filesFrom,
+                    nullSeparated: null)
             }
             if let input = list.input(sameFileAs: output) {
-                throw SondeError(.invalidArgument, "-o \(output) is the input '\(input.path)': writing it would destroy the input")
+                throw SondeError(
+                    .invalidArgument, "-o \(output) is the input '\(input.path)': writing it would destroy the input")
             }
-            let options = SampleSourceOptions(sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
+            let options = SampleSourceOptions(
+                sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
             let first = try ProcessCommand.open(list.inputs[0], settings: settings, options: options)
             let columns = try settings.valueColumns(sampleRate: first.source.format.sampleRate)
             let spectra = ReportSpectra()
@@ -103,7 +116,8 @@ struct ReportCommand: AsyncParsableCommand {
             let graph = PipelineGraph(settings: settings, options: graphOptions)
             let destination = try OutputFile(atomicallyReplacing: output)
             let interrupts = Interrupts { _ in graph.stop() }
-            let totalSamples = list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
+            let totalSamples =
+                list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
             let progress =
                 list.inputs.count > 1
                 ? ProgressBar.start(enabled: !quiet, total: list.inputs.count, unit: "inputs") { graph.inputsCompleted }
@@ -112,18 +126,24 @@ struct ReportCommand: AsyncParsableCommand {
                 let sink = try ReportSink(
                     output: destination,
                     head: ReportHTML.head(
-                        title: list.inputs.count == 1 ? "sonde report: \(list.inputs[0].name)" : "sonde report: \(list.inputs.count) inputs",
-                        madeBy: "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
+                        title: list.inputs.count == 1
+                            ? "sonde report: \(list.inputs[0].name)" : "sonde report: \(list.inputs.count) inputs",
+                        madeBy:
+                            "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
                         settings: settingsRows(settings, inputCount: list.inputs.count)),
                     spectra: spectra, columns: columns, trended: trendedColumns(columns),
-                    bands: settings.bands.map { $0.low...$0.high }, figures: figures.map { ReportFigures(directory: $0) },
+                    bands: settings.bands.map { $0.low...$0.high },
+                    figures: figures.map { ReportFigures(directory: $0) },
                     frameLength: settings.frameLength)
                 _ = try await graph.run(
-                    ProcessCommand.lazyInputs(list.inputs, first: first, columns: columns, settings: settings, options: options), sink: sink)
+                    ProcessCommand.lazyInputs(
+                        list.inputs, first: first, columns: columns, settings: settings, options: options), sink: sink)
                 progress?.finish()
                 if let signal = interrupts.signal {
                     destination.abandon()
-                    Diagnostics.say("sonde report: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(output) left as it was")
+                    Diagnostics.say(
+                        "sonde report: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(output) left as it was"
+                    )
                     throw ExitCode(128 + signal)
                 }
                 try sink.finish()

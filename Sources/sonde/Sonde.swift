@@ -31,7 +31,8 @@ struct Sonde: AsyncParsableCommand {
             """,
         version: "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
         subcommands: [
-            ProcessCommand.self, SpectrumCommand.self, ReportCommand.self, MergeCommand.self, StreamCommand.self, DeviceCommand.self, BenchCommand.self,
+            ProcessCommand.self, SpectrumCommand.self, ReportCommand.self, MergeCommand.self, StreamCommand.self,
+            DeviceCommand.self, BenchCommand.self,
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
             ForgotPasswordCommand.self, ResetPasswordCommand.self,
             MeasureCommand.self, MeasurementsCommand.self,

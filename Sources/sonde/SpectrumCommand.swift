@@ -30,7 +30,8 @@ struct SpectrumCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Sample files, folders or quoted patterns, or - for standard input.", valueName: "FILE"))
+    @Argument(
+        help: ArgumentHelp("Sample files, folders or quoted patterns, or - for standard input.", valueName: "FILE"))
     var inputs: [String] = []
 
     @OptionGroup(title: "Framing")
@@ -45,7 +46,9 @@ struct SpectrumCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Output format (default: from the -o extension, else csv).")
     var format: SpectrumWriter.Format?
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output file; '-' or none for standard output.", valueName: "OUT"))
+    @Option(
+        name: [.short, .customLong("output")],
+        help: ArgumentHelp("Output file; '-' or none for standard output.", valueName: "OUT"))
     var output: String?
 
     @Flag(name: .shortAndLong, help: "No notes on standard error.")
@@ -60,31 +63,38 @@ struct SpectrumCommand: AsyncParsableCommand {
         try await reportingErrors {
             let settings = try framing.settings()
             let list = try SampleInputs(arguments: inputs, sampleType: input.sampleType)
-            let options = SampleSourceOptions(sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
+            let options = SampleSourceOptions(
+                sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
             let outputPath = output == "-" ? nil : output
             if let outputPath, let input = list.input(sameFileAs: outputPath) {
-                throw SondeError(.invalidArgument, "-o \(outputPath) is the input '\(input.path)': writing it would destroy the input")
+                throw SondeError(
+                    .invalidArgument,
+                    "-o \(outputPath) is the input '\(input.path)': writing it would destroy the input")
             }
             let outputFormat = format ?? outputPath.flatMap(SpectrumWriter.Format.init(inferredFrom:)) ?? .csv
             // The first input is opened and checked before anything is written.
             let first = try ProcessCommand.open(list.inputs[0], settings: settings, options: options)
-            let inputs = ProcessCommand.lazyInputs(list.inputs, first: first, columns: [], settings: settings, options: options)
+            let inputs = ProcessCommand.lazyInputs(
+                list.inputs, first: first, columns: [], settings: settings, options: options)
             let averager = SpectrumAverager()
             var graphOptions = engine.graphOptions()
             graphOptions.spectrumTap = averager
             let graph = PipelineGraph(settings: settings, options: graphOptions)
-            let destination = try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
+            let destination =
+                try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
             let interrupts = Interrupts { _ in graph.stop() }
             do {
                 let sink = SpectrumSink(
-                    averager: averager, writer: SpectrumWriter(format: outputFormat, output: destination, includesFile: list.namesFiles),
+                    averager: averager,
+                    writer: SpectrumWriter(format: outputFormat, output: destination, includesFile: list.namesFiles),
                     frameLength: settings.frameLength)
                 _ = try await graph.run(inputs, sink: sink)
                 if let signal = interrupts.signal {
                     // A spectrum of part of an input would pass for the whole one.
                     destination.abandon()
-                    Diagnostics.say("sonde spectrum: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); no spectrum written")
+                    Diagnostics.say(
+                        "sonde spectrum: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); no spectrum written")
                     throw ExitCode(128 + signal)
                 }
                 try sink.finish()

@@ -7,7 +7,7 @@ import SondePipeline
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct StreamCommand: AsyncParsableCommand {
@@ -52,7 +52,10 @@ struct StreamCommand: AsyncParsableCommand {
     @OptionGroup(title: "Device") var device: DeviceOptions
     @OptionGroup(title: "Input") var input: InputOptions
 
-    @Option(name: .customLong("input"), help: ArgumentHelp("Read this recording (with --realtime) or - for live raw samples on stdin.", valueName: "FILE"))
+    @Option(
+        name: .customLong("input"),
+        help: ArgumentHelp(
+            "Read this recording (with --realtime) or - for live raw samples on stdin.", valueName: "FILE"))
     var inputPath: String?
 
     @Flag(help: "Replay --input at its sample rate instead of as fast as possible.")
@@ -64,19 +67,27 @@ struct StreamCommand: AsyncParsableCommand {
     @Option(help: "Record format on stdout.")
     var format: StreamFormatOption = .ndjson
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this much signal: 10s, 500ms, 2m or seconds (at most 1e9 s).", valueName: "D"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Stop after this much signal: 10s, 500ms, 2m or seconds (at most 1e9 s).", valueName: "D"))
     var duration: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after K frames per channel, 1 to 1e12.", valueName: "K"))
     var frames: Int?
 
-    @Option(help: "When stdout is slower than the source: drop-oldest (default for a device) or block (default for files and stdin).")
+    @Option(
+        help:
+            "When stdout is slower than the source: drop-oldest (default for a device) or block (default for files and stdin)."
+    )
     var onOverrun: LiveClockSource.OverrunPolicy?
 
     @Option(help: ArgumentHelp("Also write the samples measured to this raw file (.f32 or .f64).", valueName: "FILE"))
     var record: String?
 
-    @Option(help: ArgumentHelp("Serve a live page and /metrics at [ADDR:]PORT (127.0.0.1 unless ADDR is given; port 0 picks one).", valueName: "[ADDR:]PORT"))
+    @Option(
+        help: ArgumentHelp(
+            "Serve a live page and /metrics at [ADDR:]PORT (127.0.0.1 unless ADDR is given; port 0 picks one).",
+            valueName: "[ADDR:]PORT"))
     var serve: ServeAddress?
 
     @Flag(help: "Add latency (last sample of a window in → record written) p50/p99 to the summary.")
@@ -121,24 +132,30 @@ struct StreamCommand: AsyncParsableCommand {
             let output = OutputFile(standardOutputFlushing: .everyRecord)
             let layout = RecordLayout(valueColumns: try settings.valueColumns(sampleRate: rate), includesFile: false)
             let writer = try RecordWriters.make(format: format.outputFormat, layout: layout, output: output)
-            var options = live.paced
+            var options =
+                live.paced
                 ? PipelineGraph.Options(
-                    jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)), recordsPerWrite: 1)
+                    jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)),
+                    recordsPerWrite: 1)
                 : PipelineGraph.Options(jobs: jobs, framesPerJob: 8, recordsPerWrite: 1)
             options.encoder = writer.encoder
             var server: LiveServer?
             if let serve {
                 let drops = live.clock?.dropCount
                 server = try await LiveServer.start(
-                    host: serve.host, port: serve.port, columns: layout.valueColumns, droppedSamples: { drops?.value ?? 0 }
+                    host: serve.host, port: serve.port, columns: layout.valueColumns,
+                    droppedSamples: { drops?.value ?? 0 }
                 )
             }
             options.spectrumTap = server?.spectrumTap
-            if let server, !quiet { Diagnostics.say("sonde stream: live page at \(server.url), metrics at \(server.url)metrics") }
+            if let server, !quiet {
+                Diagnostics.say("sonde stream: live page at \(server.url), metrics at \(server.url)metrics")
+            }
             let graph = PipelineGraph(settings: settings, options: options)
             let interrupts = Interrupts { _ in graph.stop() }
             let started = MonotonicClock.seconds()
-            let emitter = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength, live: server)
+            let emitter = TimedEmitter(
+                writer: writer, arrivals: arrivals, frameLength: settings.frameLength, live: server)
             let input = PipelineGraph.Input(
                 name: live.name, source: live.source,
                 clock: .wallClock(sampleRate: rate, epochOfFirstSample: Date().timeIntervalSince1970)
@@ -156,14 +173,16 @@ struct StreamCommand: AsyncParsableCommand {
                 // As `process` does: a partial trailing sample of raw stdin, a short sound file.
                 for note in live.source.notes { Diagnostics.note(note) }
                 let elapsed = MonotonicClock.seconds() - started
-                var line = "sonde stream: \(summary.records) records, \(summary.samplesPerChannel[0]) samples per channel, "
+                var line =
+                    "sonde stream: \(summary.records) records, \(summary.samplesPerChannel[0]) samples per channel, "
                 line += "\(live.dropped()) dropped, \(String(format: "%.2f", elapsed)) s"
                 if stats {
                     let histogram = emitter.latencies.withLock { $0 }
                     func ms(_ fraction: Double) -> String {
                         histogram.percentile(fraction).map { String(format: "%.2f ms", Double($0) / 1e6) } ?? "n/a"
                     }
-                    line += "; latency p50 \(ms(0.5)), p99 \(ms(0.99)), p99.9 \(ms(0.999)) over \(histogram.count) records"
+                    line +=
+                        "; latency p50 \(ms(0.5)), p99 \(ms(0.99)), p99.9 \(ms(0.999)) over \(histogram.count) records"
                 }
                 if let server { line += "; \(server.droppedUpdates) page updates dropped" }
                 Diagnostics.say(line)
@@ -178,18 +197,24 @@ struct StreamCommand: AsyncParsableCommand {
         var name: String
         let isDevice: Bool
         if let inputPath {
-            base = try SampleSources.open(path: inputPath, options: SampleSourceOptions(sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType))
+            base = try SampleSources.open(
+                path: inputPath,
+                options: SampleSourceOptions(
+                    sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType))
             name = inputPath
             isDevice = false
         } else {
             let device: SimulatedDevice
             if let profile = try self.device.profileText(input: input) {
-                device = SimulatedDevice(profile: try DeviceProfile.parse(profile.text, source: profile.source), seed: self.device.seed)
+                device = SimulatedDevice(
+                    profile: try DeviceProfile.parse(profile.text, source: profile.source), seed: self.device.seed)
             } else if let paired = try DeviceCommand.connection().current() {
                 try DeviceOptions.refuseInputShape(input, device: "the paired device \(paired.id)")
                 device = try paired.makeDevice()
             } else {
-                throw SondeError(.invalidArgument, "Device not connected — run sonde device pair (or pass --profile FILE or --input FILE)")
+                throw SondeError(
+                    .invalidArgument,
+                    "Device not connected — run sonde device pair (or pass --profile FILE or --input FILE)")
             }
             base = device
             name = device.deviceID
@@ -211,7 +236,11 @@ struct StreamCommand: AsyncParsableCommand {
         }
         if let limit { base = LimitedSource(base: base, frames: limit) }
         if let record {
-            let type = SampleFormat.allCases.first { record.lowercased().hasSuffix("." + $0.rawValue) || record.lowercased().hasSuffix("." + $0.rawValue.dropLast(2)) } ?? .f32le
+            let type =
+                SampleFormat.allCases.first {
+                    record.lowercased().hasSuffix("." + $0.rawValue)
+                        || record.lowercased().hasSuffix("." + $0.rawValue.dropLast(2))
+                } ?? .f32le
             base = try RecordingSource(base: base, path: record, sampleFormat: type)
         }
         return LiveInput(name: name, source: base, paced: paced, clock: clock)

@@ -26,9 +26,11 @@ struct SaveLoop {
                     Thread.sleep(forTimeInterval: 120)
                 })
             for index in 0..<options.count {
-                let records = Self.records(batches: options.batches, framesPerBatch: options.framesPerBatch, seed: index)
+                let records = Self.records(
+                    batches: options.batches, framesPerBatch: options.framesPerBatch, seed: index)
                 let capture = MeasurementCapture(
-                    deviceID: "debug-device", settings: #"{"window":1024,"hop":512}"#, comment: "\(options.comment) \(index)",
+                    deviceID: "debug-device", settings: #"{"window":1024,"hop":512}"#,
+                    comment: "\(options.comment) \(index)",
                     channelNames: channels, columns: columns
                 )
                 let saved = try await services.measurements.save(capture, records: records)

@@ -33,9 +33,13 @@ import Testing
         _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
         let (intruder, _) = harness.secondClient(source: "uid 4242@elsewhere")
         for attempt in 1...6 {
-            _ = await accountError { _ = try await intruder.login(email: "ann@example.com", password: "guess \(attempt)") }
+            _ = await accountError {
+                _ = try await intruder.login(email: "ann@example.com", password: "guess \(attempt)")
+            }
         }
-        let locked = await accountError { _ = try await intruder.login(email: "ann@example.com", password: "correct horse") }
+        let locked = await accountError {
+            _ = try await intruder.login(email: "ann@example.com", password: "correct horse")
+        }
         #expect(locked?.code == .locked, "the guessing source is locked, even with the right password")
         // The owner, from their own source, gets in at once.
         let account = try await harness.service.login(email: "ann@example.com", password: "correct horse")

@@ -52,7 +52,9 @@ import _SondeTestSupport
     }
 
     /// Every saved measurement is whole: its batches are all there and give its summary.
-    private func checkComplete(_ user: AccountUser, batches: Int, framesPerBatch: Int) async throws
+    private func checkComplete(
+        _ user: AccountUser, batches: Int, framesPerBatch: Int
+    ) async throws
         -> [SavedMeasurement]
     {
         let (_, service) = try user.services()

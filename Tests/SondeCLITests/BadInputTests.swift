@@ -30,7 +30,9 @@ struct BadCase: Decodable, CustomTestStringConvertible, Sendable {
 
     /// A refused run prints one line on stderr, nothing on stdout, exits non-zero, and
     /// leaves no output file behind (and an existing one untouched).
-    private func expectRefused(_ arguments: [String], mentions fragments: [String], in directory: URL = Fixtures.directory) throws {
+    private func expectRefused(
+        _ arguments: [String], mentions fragments: [String], in directory: URL = Fixtures.directory
+    ) throws {
         let scratch = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let output = scratch.appendingPathComponent("out.csv")
@@ -61,7 +63,8 @@ struct BadCase: Decodable, CustomTestStringConvertible, Sendable {
     @Test func csvCellThatIsNotANumberNamesLineAndColumn() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try "time,x,y\n0,1,2\n0.001,3,4\n\n0.002,5,oops\n".write(to: dir.appendingPathComponent("bad.csv"), atomically: false, encoding: .utf8)
+        try "time,x,y\n0,1,2\n0.001,3,4\n\n0.002,5,oops\n".write(
+            to: dir.appendingPathComponent("bad.csv"), atomically: false, encoding: .utf8)
         try expectRefused(["process", "bad.csv"], mentions: ["bad.csv", "line 5", "column 3", "oops"], in: dir)
     }
 
@@ -100,7 +103,8 @@ struct BadCase: Decodable, CustomTestStringConvertible, Sendable {
     @Test func directoryWithoutSampleFilesIsRefused() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("empty"), withIntermediateDirectories: true)
         try expectRefused(["process", "empty"], mentions: ["empty", "no sample files"], in: dir)
     }
 
@@ -136,7 +140,8 @@ struct BadCase: Decodable, CustomTestStringConvertible, Sendable {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try "1\n2\n3\n".write(to: dir.appendingPathComponent("short.csv"), atomically: false, encoding: .utf8)
-        let result = try SondeBinary.run(["process", "short.csv", "--rate", "100", "--features", "rms", "-o", "-"], in: dir)
+        let result = try SondeBinary.run(
+            ["process", "short.csv", "--rate", "100", "--features", "rms", "-o", "-"], in: dir)
         #expect(result.status == 0)
         #expect(result.stdout == "time,channel,frame,start,rms\n")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("-").path))

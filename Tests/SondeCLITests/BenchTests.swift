@@ -11,7 +11,10 @@ import _SondeTestSupport
 
     @Test func pipelineReportHasEveryFigure() throws {
         let values = try report(["--seconds", "5", "--filter", "highpass:10:4", "--jobs", "2"])
-        for key in ["samples_per_second", "times_real_time", "frames_per_second", "latency_p50_ms", "latency_p99_ms", "latency_p999_ms", "peak_rss_mib"] {
+        for key in [
+            "samples_per_second", "times_real_time", "frames_per_second", "latency_p50_ms", "latency_p99_ms",
+            "latency_p999_ms", "peak_rss_mib",
+        ] {
             #expect((values[key] ?? 0) > 0, "\(key)")
         }
         // 5 s at 51.2 kHz × 2 channels, and (256000 - 1024) / 512 + 1 frames per channel.

@@ -23,19 +23,28 @@ import _SondeTestSupport
 
     private static func wav(_ samples: [Int16], rate: UInt32) -> Data {
         var data = Data()
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
         let bytes = UInt32(samples.count * 2)
         data.append(contentsOf: Array("RIFF".utf8)); append(36 + bytes); data.append(contentsOf: Array("WAVEfmt ".utf8))
-        append(UInt32(16)); append(UInt16(1)); append(UInt16(1)); append(rate); append(rate * 2); append(UInt16(2)); append(UInt16(16))
+        append(UInt32(16)); append(UInt16(1)); append(UInt16(1)); append(rate); append(rate * 2); append(UInt16(2));
+        append(UInt16(16))
         data.append(contentsOf: Array("data".utf8)); append(bytes)
         for sample in samples { append(sample) }
         return data
     }
 
-    private func run(_ shellCommand: String, in directory: URL, environment: [String: String]) throws -> SondeBinary.Result {
+    private func run(
+        _ shellCommand: String, in directory: URL, environment: [String: String]
+    ) throws -> SondeBinary.Result {
         var environment = environment
-        environment["PATH"] = SondeBinary.url.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        return try SondeBinary.run(["-c", shellCommand], in: directory, environment: environment, executable: URL(fileURLWithPath: "/bin/bash"))
+        environment["PATH"] =
+            SondeBinary.url.deletingLastPathComponent().path + ":"
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try SondeBinary.run(
+            ["-c", shellCommand], in: directory, environment: environment, executable: URL(fileURLWithPath: "/bin/bash")
+        )
     }
 
     @Test func slurmArrayScriptAndIndexedJobMergeToTheSingleRun() throws {
@@ -60,7 +69,8 @@ import _SondeTestSupport
         let manifest = try String(contentsOf: docs.appendingPathComponent("sonde-indexed-job.yaml"), encoding: .utf8)
         let line = try #require(manifest.split(separator: "\n").first { $0.contains("- sonde process") })
         let command = line.trimmingCharacters(in: .whitespaces).dropFirst(2)
-            .replacingOccurrences(of: "/shared/DATA", with: "data").replacingOccurrences(of: "/shared/features", with: "k8s-out")
+            .replacingOccurrences(of: "/shared/DATA", with: "data").replacingOccurrences(
+                of: "/shared/features", with: "k8s-out")
         let completions = try #require(manifest.split(separator: "\n").first { $0.contains("completions:") })
         #expect(completions.hasSuffix(" 3") && command.contains("/3\""))
         for index in 0..<3 {

@@ -21,12 +21,16 @@ import _SondeTestSupport
                 let noise = Double(generator.next() % 1000) / 1000 - 0.5
                 text += "\(sin(Double(row) * 0.3 + Double(index)) + noise),\(Double(row % 7) - 3 + noise)\n"
             }
-            try text.write(to: folder.appendingPathComponent("clip_\(String(format: "%04d", index)).csv"), atomically: false, encoding: .utf8)
+            try text.write(
+                to: folder.appendingPathComponent("clip_\(String(format: "%04d", index)).csv"), atomically: false,
+                encoding: .utf8)
         }
         return root
     }
 
-    private let measure = ["--rate", "1000", "--window", "32", "--features", "rms,kurtosis,dominant_frequency", "--bands", "0-100"]
+    private let measure = [
+        "--rate", "1000", "--window", "32", "--features", "rms,kurtosis,dominant_frequency", "--bands", "0-100",
+    ]
 
     private func files(under folder: URL) -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: folder.path)
@@ -38,7 +42,8 @@ import _SondeTestSupport
         defer { try? FileManager.default.removeItem(at: root) }
         // Notes, hidden folders and a link back to the root are not inputs.
         try "notes".write(to: root.appendingPathComponent("README.txt"), atomically: false, encoding: .utf8)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent(".cache"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent(".cache"), withIntermediateDirectories: true)
         try "x\n1\n".write(to: root.appendingPathComponent(".cache/stale.csv"), atomically: false, encoding: .utf8)
         try FileManager.default.createSymbolicLink(
             at: root.appendingPathComponent("machine_0/loop"), withDestinationURL: root)
@@ -47,10 +52,11 @@ import _SondeTestSupport
         let names = result.stdout.split(separator: "\n").dropFirst().map { String($0.prefix { $0 != "," }) }
         var seen: [String] = []
         for name in names where seen.last != name { seen.append(name) }
-        #expect(seen == [
-            "machine_0/id_0/clip_0000.csv", "machine_0/id_1/clip_0003.csv", "machine_1/id_0/clip_0004.csv",
-            "machine_1/id_1/clip_0001.csv", "machine_2/id_0/clip_0002.csv", "machine_2/id_1/clip_0005.csv",
-        ])
+        #expect(
+            seen == [
+                "machine_0/id_0/clip_0000.csv", "machine_0/id_1/clip_0003.csv", "machine_1/id_0/clip_0004.csv",
+                "machine_1/id_1/clip_0001.csv", "machine_2/id_0/clip_0002.csv", "machine_2/id_1/clip_0005.csv",
+            ])
         #expect(result.stdout.hasPrefix("file,time,channel,frame,start,rms\n"))
     }
 
@@ -60,8 +66,12 @@ import _SondeTestSupport
         let paths = files(under: root).filter { $0.hasSuffix(".csv") }
         let direct = try SondeBinary.run(["process"] + paths + measure, in: root)
         #expect(direct.status == 0, "stderr: \(direct.stderr)")
-        let lines = try SondeBinary.run(["process", "--files-from", "-"] + measure, stdin: Data((paths.joined(separator: "\n") + "\n").utf8), in: root)
-        let nulls = try SondeBinary.run(["process", "--files-from", "-", "--null"] + measure, stdin: Data(paths.joined(separator: "\0").utf8), in: root)
+        let lines = try SondeBinary.run(
+            ["process", "--files-from", "-"] + measure, stdin: Data((paths.joined(separator: "\n") + "\n").utf8),
+            in: root)
+        let nulls = try SondeBinary.run(
+            ["process", "--files-from", "-", "--null"] + measure, stdin: Data(paths.joined(separator: "\0").utf8),
+            in: root)
         #expect(lines.stdout == direct.stdout)
         #expect(nulls.stdout == direct.stdout)
         #expect(direct.stdout.split(separator: "\n").count == 1 + 5 * 2 * 5)
@@ -92,7 +102,8 @@ import _SondeTestSupport
         #expect(mergedBytes == (try Data(contentsOf: root.appendingPathComponent("all.csv"))))
         #expect(files(under: root).allSatisfy { !$0.contains("sonde-tmp") })
         // Other settings into the same folder would mix outputs: refused.
-        let other = try SondeBinary.run(["process", "data", "--output-dir", "out", "--window", "64", "--rate", "1000"], in: root)
+        let other = try SondeBinary.run(
+            ["process", "data", "--output-dir", "out", "--window", "64", "--rate", "1000"], in: root)
         #expect(other.status != 0)
         #expect(other.stderr.contains("other settings"))
     }
@@ -105,9 +116,12 @@ import _SondeTestSupport
         #expect(single.status == 0, "stderr: \(single.stderr)")
         var counts: [Int] = []
         for shard in 0..<3 {
-            let result = try SondeBinary.run(["process", "data", "--output-dir", "out", "--format", format, "--shard", "\(shard)/3"] + measure, in: root)
+            let result = try SondeBinary.run(
+                ["process", "data", "--output-dir", "out", "--format", format, "--shard", "\(shard)/3"] + measure,
+                in: root)
             #expect(result.status == 0, "stderr: \(result.stderr)")
-            let manifest = try String(contentsOf: root.appendingPathComponent("out/manifest-\(shard)-of-3.jsonl"), encoding: .utf8)
+            let manifest = try String(
+                contentsOf: root.appendingPathComponent("out/manifest-\(shard)-of-3.jsonl"), encoding: .utf8)
             counts.append(manifest.components(separatedBy: "\"type\":\"result\"").count - 1)
             // Before the last shard has run, merge refuses and says which is missing.
             if shard == 1 {
@@ -121,13 +135,17 @@ import _SondeTestSupport
         #expect(counts.allSatisfy { $0 < 12 })
         let merged = try SondeBinary.run(["merge", "out", "-o", "merged.\(format)"], in: root)
         #expect(merged.status == 0, "stderr: \(merged.stderr)")
-        #expect(try Data(contentsOf: root.appendingPathComponent("merged.\(format)")) == (try Data(contentsOf: root.appendingPathComponent("all.\(format)"))))
+        #expect(
+            try Data(contentsOf: root.appendingPathComponent("merged.\(format)"))
+                == (try Data(contentsOf: root.appendingPathComponent("all.\(format)"))))
     }
 
     @Test func outputDirWritesParquetPerInput() throws {
         let root = try moveIntoData(try makeDataset(count: 3))
         defer { try? FileManager.default.removeItem(at: root) }
-        let result = try SondeBinary.run(["process", "data", "--output-dir", "out", "--format", "parquet", "--row-group-rows", "8"] + measure, in: root)
+        let result = try SondeBinary.run(
+            ["process", "data", "--output-dir", "out", "--format", "parquet", "--row-group-rows", "8"] + measure,
+            in: root)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let outputs = files(under: root.appendingPathComponent("out")).filter { $0.hasSuffix(".csv.parquet") }
         #expect(outputs.count == 3)
@@ -145,10 +163,12 @@ import _SondeTestSupport
         defer { try? FileManager.default.removeItem(at: root) }
         let clean = try SondeBinary.run(["process", "data", "--output-dir", "clean"] + measure, in: root)
         #expect(clean.status == 0, "stderr: \(clean.stderr)")
-        try "x,y\n1,2\n3,oops\n".write(to: root.appendingPathComponent("data/machine_1/bad.csv"), atomically: false, encoding: .utf8)
+        try "x,y\n1,2\n3,oops\n".write(
+            to: root.appendingPathComponent("data/machine_1/bad.csv"), atomically: false, encoding: .utf8)
         let stopped = try SondeBinary.run(["process", "data", "--output-dir", "first"] + measure, in: root)
         #expect(stopped.status == 1)
-        let result = try SondeBinary.run(["process", "data", "--output-dir", "out", "--keep-going"] + measure, in: root)
+        let result = try SondeBinary.run(
+            ["process", "data", "--output-dir", "out", "--keep-going"] + measure, in: root)
         #expect(result.status == 2, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("machine_1/bad.csv"))
         #expect(result.stderr.contains("line 3"))
@@ -182,24 +202,31 @@ import _SondeTestSupport
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let done = try String(contentsOf: manifest, encoding: .utf8).components(separatedBy: "\"status\":\"ok\"").count - 1
+        let done =
+            try String(contentsOf: manifest, encoding: .utf8).components(separatedBy: "\"status\":\"ok\"").count - 1
         #expect(done > 0 && done < 400, "the kill should land halfway (\(done) done)")
         #expect(files(under: root).allSatisfy { !$0.contains("sonde-tmp") })
         let rerun = try SondeBinary.run(["process", "data", "--output-dir", "out"] + measure, in: root)
         #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
-        #expect(rerun.stderr.contains("\(done) of 400 inputs already have an output") || rerun.stderr.contains("of 400 inputs already"))
+        #expect(
+            rerun.stderr.contains("\(done) of 400 inputs already have an output")
+                || rerun.stderr.contains("of 400 inputs already"))
         let merged = try SondeBinary.run(["merge", "out", "-o", "merged.csv"], in: root)
         #expect(merged.status == 0, "stderr: \(merged.stderr)")
-        #expect(try Data(contentsOf: root.appendingPathComponent("merged.csv")) == (try Data(contentsOf: root.appendingPathComponent("all.csv"))))
+        #expect(
+            try Data(contentsOf: root.appendingPathComponent("merged.csv"))
+                == (try Data(contentsOf: root.appendingPathComponent("all.csv"))))
     }
 
     @Test func thousandsOfInputsRunUnderALowOpenFileLimit() throws {
         let root = try moveIntoData(try makeDataset(count: 1500, rows: 40))
         defer { try? FileManager.default.removeItem(at: root) }
-        let command = "ulimit -n 64 && exec '\(SondeBinary.url.path)' process data --jobs 2 --rate 1000 --window 16 --features rms -o all.csv"
+        let command =
+            "ulimit -n 64 && exec '\(SondeBinary.url.path)' process data --jobs 2 --rate 1000 --window 16 --features rms -o all.csv"
         let result = try SondeBinary.run(["-c", command], in: root, executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        let lines = try String(contentsOf: root.appendingPathComponent("all.csv"), encoding: .utf8).split(separator: "\n")
+        let lines = try String(contentsOf: root.appendingPathComponent("all.csv"), encoding: .utf8).split(
+            separator: "\n")
         #expect(lines.count == 1 + 1500 * 2 * 4)
     }
 
@@ -208,7 +235,8 @@ import _SondeTestSupport
         defer { try? FileManager.default.removeItem(at: root) }
         let input = "machine_0/id_0/clip_0000.csv"
         let before = try Data(contentsOf: root.appendingPathComponent(input))
-        let result = try SondeBinary.run(["process", input, "--rate", "1000", "--window", "16", "-o", "./" + input], in: root)
+        let result = try SondeBinary.run(
+            ["process", input, "--rate", "1000", "--window", "16", "-o", "./" + input], in: root)
         #expect(result.status != 0)
         #expect(result.stderr.contains("is the input"))
         #expect(try Data(contentsOf: root.appendingPathComponent(input)) == before)
@@ -222,7 +250,10 @@ import _SondeTestSupport
         try "PRECIOUS\n".write(to: root.appendingPathComponent("out.csv"), atomically: false, encoding: .utf8)
         let process = Process()
         process.executableURL = SondeBinary.url
-        process.arguments = ["process", "-", "--rate", "1000", "--sample-type", "f64le", "--window", "64", "--jobs", "1", "-o", "out.csv"]
+        process.arguments = [
+            "process", "-", "--rate", "1000", "--sample-type", "f64le", "--window", "64", "--jobs", "1", "-o",
+            "out.csv",
+        ]
         process.currentDirectoryURL = root
         let input = Pipe(), errors = Pipe()
         process.standardInput = input

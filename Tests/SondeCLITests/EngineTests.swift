@@ -11,14 +11,16 @@ import _SondeTestSupport
     @Test func outputIsByteIdenticalAcrossJobsAndRingSizes() throws {
         let arguments = [
             "process", "bearing.f32le", "pump-vibration.csv", "motor.wav", "bearing.f32le",
-            "--rate", "25600", "--filter", "highpass:10", "--bands", "0-1000,1000-5000", "--window", "512", "--hop", "200",
+            "--rate", "25600", "--filter", "highpass:10", "--bands", "0-1000,1000-5000", "--window", "512", "--hop",
+            "200",
         ]
         // --rate applies to every input; the CSV and WAV rates are overridden on purpose so
         // one command covers all three readers. --sample-type is implied by .f32le.
         var outputs: [String: String] = [:]
         for jobs in ["1", "2", "3"] {
             for ring in ["64", "4096", "1048576"] {
-                let result = try SondeBinary.run(arguments + ["--channels", "2", "--jobs", jobs, "--ring-capacity", ring], in: sampleData)
+                let result = try SondeBinary.run(
+                    arguments + ["--channels", "2", "--jobs", jobs, "--ring-capacity", ring], in: sampleData)
                 #expect(result.status == 0, "stderr: \(result.stderr)")
                 outputs["jobs \(jobs), ring \(ring)"] = result.stdout
             }
@@ -37,7 +39,10 @@ import _SondeTestSupport
     @Test func interruptFlushesCompleteRecordsAndExits130() throws {
         let process = Process()
         process.executableURL = SondeBinary.url
-        process.arguments = ["process", "-", "--rate", "1000", "--sample-type", "f64le", "--window", "64", "--hop", "32", "--features", "rms,peak"]
+        process.arguments = [
+            "process", "-", "--rate", "1000", "--sample-type", "f64le", "--window", "64", "--hop", "32", "--features",
+            "rms,peak",
+        ]
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output

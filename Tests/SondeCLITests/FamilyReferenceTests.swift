@@ -31,7 +31,9 @@ struct FamilyCase: Decodable, CustomTestStringConvertible, Sendable {
     /// with the same columns in the same order.
     @Test(arguments: try FamilyCase.all())
     func processMatchesReference(_ testCase: FamilyCase) throws {
-        try expectProcessMatchesReference(inputs: testCase.inputs, arguments: testCase.args, expected: testCase.expected) {
+        try expectProcessMatchesReference(
+            inputs: testCase.inputs, arguments: testCase.args, expected: testCase.expected
+        ) {
             columns, got, want in
             FeatureTolerance.mismatches(
                 columns: columns, got: got, want: want, sampleRate: testCase.fs, frameLength: testCase.window,

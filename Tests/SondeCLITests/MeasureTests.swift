@@ -10,14 +10,20 @@ import _SondeTestSupport
         #expect(notLoggedIn.status != 0)
         #expect(notLoggedIn.stderr == "Not logged in — run sonde login\n")
 
-        #expect(try user.run(["register", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n").status == 0)
-        #expect(try user.run(["login", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n").status == 0)
+        #expect(
+            try user.run(["register", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n")
+                .status == 0)
+        #expect(
+            try user.run(["login", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n").status
+                == 0)
         let noDevice = try user.run(["measure", "--duration", "1s"])
         #expect(noDevice.status != 0)
         #expect(noDevice.stderr.contains("Device not connected — run sonde device pair"))
 
         #expect(try user.run(["device", "pair", "--seed", "4"]).status == 0)
-        let measured = try user.run(["measure", "--duration", "1s", "--comment", "after the bearing change", "--features", "rms,kurtosis"])
+        let measured = try user.run([
+            "measure", "--duration", "1s", "--comment", "after the bearing change", "--features", "rms,kurtosis",
+        ])
         #expect(measured.status == 0, "\(measured.stderr)")
         #expect(measured.stdout.hasPrefix("Saved measurement 1 "))
 

@@ -7,7 +7,8 @@ import _SondeTestSupport
 /// 64 (argument-parser's usage error), and write nothing to stdout.
 @Suite struct NeverCrashTests {
     private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-never-crash-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sonde-never-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -19,7 +20,9 @@ import _SondeTestSupport
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let result = try SondeBinary.run(arguments, stdin: stdin, in: directory)
-        #expect(result.status == 1 || result.status == 64, "status \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 1 || result.status == 64, "status \(result.status): \(result.stderr)",
+            sourceLocation: sourceLocation)
         let message = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
         #expect(message.lowercased().hasPrefix("error"), "\(result.stderr)", sourceLocation: sourceLocation)
         // argument-parser adds a usage line after a validation error; sonde's own errors are one line.
@@ -27,11 +30,14 @@ import _SondeTestSupport
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)", sourceLocation: sourceLocation)
         }
         for fragment in fragments {
-            #expect(message.contains(fragment), "'\(fragment)' missing from: \(message)", sourceLocation: sourceLocation)
+            #expect(
+                message.contains(fragment), "'\(fragment)' missing from: \(message)", sourceLocation: sourceLocation)
         }
         #expect(!message.contains("Missing value"), "\(message)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "\(result.stdout.prefix(200))", sourceLocation: sourceLocation)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".sonde-tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasPrefix(".sonde-tmp")
+        }
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)", sourceLocation: sourceLocation)
     }
 
@@ -61,7 +67,8 @@ import _SondeTestSupport
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let rows = ["a"] + Array(repeating: "0.5", count: 15) + [cell]
-        try rows.joined(separator: "\n").write(to: directory.appendingPathComponent("big.csv"), atomically: false, encoding: .utf8)
+        try rows.joined(separator: "\n").write(
+            to: directory.appendingPathComponent("big.csv"), atomically: false, encoding: .utf8)
         try expectRefused(
             ["process", "big.csv", "--rate", "1000", "--window", "16"], in: directory,
             mentions: ["big.csv", "line 17", "column 1", "1e100"])
@@ -71,7 +78,8 @@ import _SondeTestSupport
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let rows = ["a"] + Array(repeating: "0.5", count: 15) + ["1e100"]
-        try rows.joined(separator: "\n").write(to: directory.appendingPathComponent("edge.csv"), atomically: false, encoding: .utf8)
+        try rows.joined(separator: "\n").write(
+            to: directory.appendingPathComponent("edge.csv"), atomically: false, encoding: .utf8)
         let result = try SondeBinary.run(["process", "edge.csv", "--rate", "1000", "--window", "16"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").count == 2)
@@ -84,7 +92,8 @@ import _SondeTestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.float64Bytes(Self.sixteenWithSpike).write(to: directory.appendingPathComponent("big.f64"))
         try expectRefused(
-            ["process", "big.f64", "--rate", "1000", "--window", "16"], in: directory, mentions: ["big.f64", "sample 15"])
+            ["process", "big.f64", "--rate", "1000", "--window", "16"], in: directory,
+            mentions: ["big.f64", "sample 15"])
     }
 
     @Test func doubleWAVBeyondTheLimitNamesFrameAndChannel() throws {
@@ -125,18 +134,21 @@ import _SondeTestSupport
             ["stream", "--profile", "loud.profile", "--frames", "2", "--as-fast-as-possible"], in: directory,
             mentions: ["loud.profile", "line \(profileCase.line)"])
         try expectRefused(
-            ["device", "pair", "--profile", "loud.profile"], in: directory, mentions: ["loud.profile", "line \(profileCase.line)"])
+            ["device", "pair", "--profile", "loud.profile"], in: directory,
+            mentions: ["loud.profile", "line \(profileCase.line)"])
     }
 
     @Test(arguments: [
-        ["--tone", "10:1e39"], ["--tone", "10:1:1e39"], ["--offset", "1e39"], ["--offset", "-1e39"], ["--noise", "1e38"],
+        ["--tone", "10:1e39"], ["--tone", "10:1:1e39"], ["--offset", "1e39"], ["--offset", "-1e39"],
+        ["--noise", "1e38"],
         ["--drift", "1e39:10"], ["--impulses", "1:1e39"], ["--tone", "1e300:1"], ["--noise", "nan"],
     ])
     func deviceFlagBeyondFloat32IsRefusedNamingTheOption(_ flag: [String]) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try expectRefused(
-            ["stream", "--rate", "1000", "--frames", "2", "--as-fast-as-possible"] + flag, in: directory, mentions: [flag[0]])
+            ["stream", "--rate", "1000", "--frames", "2", "--as-fast-as-possible"] + flag, in: directory,
+            mentions: [flag[0]])
     }
 
     @Test(arguments: ["1e-307", "1e-10", "1e13", "1e308", "-5", "0", "nan", "inf"])
@@ -162,7 +174,8 @@ import _SondeTestSupport
     // MARK: - Item 3: a FLAC whose STREAMINFO says 0 total samples (unknown)
 
     @Test func flacOfUnknownLengthIsMeasured() throws {
-        let flac = Fixtures.packageRoot.appendingPathComponent("Tests/Fuzz/regressions/flac-unknown-length-2ch/input.flac")
+        let flac = Fixtures.packageRoot.appendingPathComponent(
+            "Tests/Fuzz/regressions/flac-unknown-length-2ch/input.flac")
         let result = try SondeBinary.run(["process", flac.path, "--features", "rms"])
         #expect(result.status == 0, "\(result.stderr.prefix(300))")
         // 3000 frames of two channels at 8 kHz: frames 0...3 of 1024 samples with a hop of 512.
@@ -235,7 +248,10 @@ import _SondeTestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.float64Bytes(Array(repeating: 0.25, count: 64)).write(to: directory.appendingPathComponent("x.f64"))
         let result = try SondeBinary.run(
-            ["stream", "--input", "x.f64", "--rate", "1e12", "--duration", "1e9", "--window", "16", "--features", "mean", "-q"],
+            [
+                "stream", "--input", "x.f64", "--rate", "1e12", "--duration", "1e9", "--window", "16", "--features",
+                "mean", "-q",
+            ],
             in: directory)
         #expect(result.status == 0, "\(result.stderr.prefix(300))")
         #expect(result.stdout.split(separator: "\n").count == 7)

@@ -34,7 +34,9 @@ import _SondeTestSupport
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try rawInput(in: folder)
-        let arguments = ["process", input.path, "--rate", "1000", "--window", "64", "--jobs", "1", "--features", "rms,peak,kurtosis"]
+        let arguments = [
+            "process", input.path, "--rate", "1000", "--window", "64", "--jobs", "1", "--features", "rms,peak,kurtosis",
+        ]
         let complete = try SondeBinary.run(arguments, in: folder)
         #expect(complete.status == 0)
         var generator = SplitMix64(seed: 50)
@@ -63,7 +65,8 @@ import _SondeTestSupport
                 #expect(text == complete.stdout, "run \(run): neither the old file nor the complete new one")
                 new += 1
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["input.f64", "out.csv"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["input.f64", "out.csv"])
         }
         #expect(old + new == 50)
     }
@@ -74,7 +77,9 @@ import _SondeTestSupport
         let output = folder.appendingPathComponent("private.csv")
         try "secret\n".write(to: output, atomically: false, encoding: .utf8)
         chmod(output.path, 0o600)
-        let result = try SondeBinary.run(["process", "motor.wav", "--features", "rms", "-o", output.path], in: Fixtures.packageRoot.appendingPathComponent("sample-data"))
+        let result = try SondeBinary.run(
+            ["process", "motor.wav", "--features", "rms", "-o", output.path],
+            in: Fixtures.packageRoot.appendingPathComponent("sample-data"))
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let attributes = try FileManager.default.attributesOfItem(atPath: output.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -88,7 +93,9 @@ import _SondeTestSupport
         try "old\n".write(to: target, atomically: false, encoding: .utf8)
         let link = folder.appendingPathComponent("link.csv")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
-        let result = try SondeBinary.run(["process", "motor.wav", "--features", "rms", "-o", link.path], in: Fixtures.packageRoot.appendingPathComponent("sample-data"))
+        let result = try SondeBinary.run(
+            ["process", "motor.wav", "--features", "rms", "-o", link.path],
+            in: Fixtures.packageRoot.appendingPathComponent("sample-data"))
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
         #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("time,channel"))

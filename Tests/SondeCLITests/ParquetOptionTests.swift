@@ -12,9 +12,18 @@ import _SondeTestSupport
     }
 
     static let refusals: [([String], String, String)] = [
-        (["--compression", "zstd"], "out.csv", "--compression zstd: only Parquet output is compressed (the format is csv)"),
-        (["--compression", "none", "--format", "ndjson"], "out.x", "--compression none: only Parquet output is compressed (the format is ndjson)"),
-        (["--row-group-rows", "5"], "out.json", "--row-group-rows 5: only Parquet output has row groups (the format is json)"),
+        (
+            ["--compression", "zstd"], "out.csv",
+            "--compression zstd: only Parquet output is compressed (the format is csv)"
+        ),
+        (
+            ["--compression", "none", "--format", "ndjson"], "out.x",
+            "--compression none: only Parquet output is compressed (the format is ndjson)"
+        ),
+        (
+            ["--row-group-rows", "5"], "out.json",
+            "--row-group-rows 5: only Parquet output has row groups (the format is json)"
+        ),
         (["--row-group-rows", "0"], "out.parquet", "--row-group-rows 0: expected 1...16777216"),
     ]
 

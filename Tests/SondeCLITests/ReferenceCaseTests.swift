@@ -34,7 +34,8 @@ struct ReferenceCase: Decodable, CustomTestStringConvertible, Sendable {
             FeatureTolerance.mismatches(columns: columns, got: got, want: want, sampleRate: testCase.fs)
         }
         if let note = testCase.expectedNote {
-            #expect(result.stderr.contains(note), "expected a note containing '\(note)' on stderr, got: \(result.stderr)")
+            #expect(
+                result.stderr.contains(note), "expected a note containing '\(note)' on stderr, got: \(result.stderr)")
         }
     }
 
@@ -49,7 +50,8 @@ struct ReferenceCase: Decodable, CustomTestStringConvertible, Sendable {
         #expect(lines.count == csv.rows.count && array.count == csv.rows.count)
         for (row, (line, object)) in zip(csv.rows, zip(lines, array)) {
             for (column, name) in csv.columns.enumerated() {
-                let expected: JSONRecord.Value = name == "channel" ? .text(row[column]) : .number(Double(row[column]) ?? .nan)
+                let expected: JSONRecord.Value =
+                    name == "channel" ? .text(row[column]) : .number(Double(row[column]) ?? .nan)
                 #expect(line[name] == expected, "\(name)")
                 #expect(object[name] == expected, "\(name)")
             }

@@ -23,7 +23,9 @@ func expectProcessMatchesReference(
         let problems = mismatches(want.columns, gotRow, wantRow)
         if !problems.isEmpty, reported < 5 {
             reported += 1
-            Issue.record("record \(index) (\(wantRow.prefix(5).joined(separator: ","))): \(problems.prefix(5).joined(separator: "; "))")
+            Issue.record(
+                "record \(index) (\(wantRow.prefix(5).joined(separator: ","))): \(problems.prefix(5).joined(separator: "; "))"
+            )
         }
     }
     return result

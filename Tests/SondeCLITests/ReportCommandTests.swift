@@ -33,25 +33,35 @@ import _SondeTestSupport
             return 0.5 * sin(2 * Double.pi * (f0 * t + 0.5 * (f1 - f0) / seconds * t * t))
         }
         try writeSamples(samples, to: directory.appendingPathComponent("chirp.f64"))
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("figures"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("figures"), withIntermediateDirectories: true)
         let result = try SondeBinary.run(
-            ["report", "chirp.f64", "--rate", "8000", "--sample-type", "f64le", "--window", "256", "-o", "chirp.html", "--figures", "figures"],
+            [
+                "report", "chirp.f64", "--rate", "8000", "--sample-type", "f64le", "--window", "256", "-o",
+                "chirp.html", "--figures", "figures",
+            ],
             in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOf: directory.appendingPathComponent("chirp.html"), encoding: .utf8)
-        let uri = try #require(slice(html, from: "<image class=\"spectrogram\"", to: "\"/>").flatMap { slice($0 + "\"", from: "href=\"", to: "\"") })
+        let uri = try #require(
+            slice(html, from: "<image class=\"spectrogram\"", to: "\"/>").flatMap {
+                slice($0 + "\"", from: "href=\"", to: "\"")
+            })
         let image = try PNGReader(dataURI: uri)
         #expect(image.width > 100 && image.height > 50)
         // Row index from the top of each column's brightest pixel: a climbing chirp's only falls.
         let rows = (0..<image.width).map { column in
-            (0..<image.height).max { image.luminance(column: column, row: $0) < image.luminance(column: column, row: $1) } ?? 0
+            (0..<image.height).max {
+                image.luminance(column: column, row: $0) < image.luminance(column: column, row: $1)
+            } ?? 0
         }
         for (a, b) in zip(rows, rows.dropFirst()) { #expect(b <= a, "brightest rows \(rows)") }
         #expect((rows.first ?? 0) - (rows.last ?? 0) > image.height * 3 / 4)
         // The PNG file of --figures is the image of the page.
         let png = try Data(contentsOf: directory.appendingPathComponent("figures/01-chirp.f64-ch0-spectrogram.png"))
         #expect(try PNGReader([UInt8](png)).pixels.map { $0.0 } == image.pixels.map { $0.0 })
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("figures").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: directory.appendingPathComponent("figures").path)
         for figure in ["spectrogram.svg", "spectrum.svg", "trend-rms.svg", "trend-dominant_frequency.svg"] {
             #expect(files.contains("01-chirp.f64-ch0-\(figure)"), "\(files)")
         }
@@ -66,7 +76,10 @@ import _SondeTestSupport
         }
         try writeSamples(samples, to: directory.appendingPathComponent("tone.f64"))
         let result = try SondeBinary.run(
-            ["report", "tone.f64", "--rate", "8000", "--sample-type", "f64le", "--bands", "900-1100", "--features", "rms,thd", "-o", "tone.html"],
+            [
+                "report", "tone.f64", "--rate", "8000", "--sample-type", "f64le", "--bands", "900-1100", "--features",
+                "rms,thd", "-o", "tone.html",
+            ],
             in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOf: directory.appendingPathComponent("tone.html"), encoding: .utf8)
@@ -78,29 +91,41 @@ import _SondeTestSupport
         }
         let highest = try #require(points.min { $0.1 < $1.1 })
         // The x of the tick label "1000" on the frequency axis.
-        let label = try #require(slice(svg, from: "<text x=\"", to: ">1000</text>").flatMap { text in
-            text.components(separatedBy: "<text x=\"").last.flatMap { Double($0.prefix { $0 != "\"" }) }
-        })
+        let label = try #require(
+            slice(svg, from: "<text x=\"", to: ">1000</text>").flatMap { text in
+                text.components(separatedBy: "<text x=\"").last.flatMap { Double($0.prefix { $0 != "\"" }) }
+            })
         #expect(abs(highest.0 - label) <= 1, "peak at x=\(highest.0), the 1000 Hz label at x=\(label)")
         #expect(svg.contains("peak 1000 Hz") && svg.contains("class=\"band\"") && svg.contains("class=\"harmonic\""))
         // --features chose the trends; the bands are trended too; the table lists every column.
-        #expect(html.contains("aria-label=\"rms\"") && html.contains("aria-label=\"thd\"") && html.contains("aria-label=\"band_power:900-1100\""))
+        #expect(
+            html.contains("aria-label=\"rms\"") && html.contains("aria-label=\"thd\"")
+                && html.contains("aria-label=\"band_power:900-1100\""))
         #expect(!html.contains("aria-label=\"kurtosis\""))
         #expect(html.contains("<tr><td>thd</td>"))
         // Self-contained: nothing fetched, nothing run.
-        #expect(!html.contains("<script") && !html.contains("<link") && !html.contains("src=\"") && !html.contains("url(http"))
-        #expect(html.components(separatedBy: "http").count == html.components(separatedBy: "http://www.w3.org/2000/svg").count)
+        #expect(
+            !html.contains("<script") && !html.contains("<link") && !html.contains("src=\"")
+                && !html.contains("url(http"))
+        #expect(
+            html.components(separatedBy: "http").count
+                == html.components(separatedBy: "http://www.w3.org/2000/svg").count)
     }
 
     @Test func inputShorterThanOneWindowIsAnErrorAndLeavesNoFile() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("r.html")
-        let result = try SondeBinary.run(["report", "inputs/motor_1ch_44k1_pcm16.wav", "--window", "32768", "-o", output.path])
+        let result = try SondeBinary.run([
+            "report", "inputs/motor_1ch_44k1_pcm16.wav", "--window", "32768", "-o", output.path,
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("fewer than one window of 32768"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output.path))
-        let missing = try SondeBinary.run(["report", "inputs/motor_1ch_44k1_pcm16.wav", "-o", output.path, "--figures", directory.appendingPathComponent("nope").path])
+        let missing = try SondeBinary.run([
+            "report", "inputs/motor_1ch_44k1_pcm16.wav", "-o", output.path, "--figures",
+            directory.appendingPathComponent("nope").path,
+        ])
         #expect(missing.status == 64 && missing.stderr.contains("no such folder"))
     }
 
@@ -108,10 +133,16 @@ import _SondeTestSupport
     /// whose means agree with `measurements show`.
     @Test func measurementReportShowsTheSavedValues() throws {
         let user = try AccountUser()
-        #expect(try user.run(["register", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n").status == 0)
-        #expect(try user.run(["login", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n").status == 0)
+        #expect(
+            try user.run(["register", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n")
+                .status == 0)
+        #expect(
+            try user.run(["login", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n").status
+                == 0)
         #expect(try user.run(["device", "pair", "--seed", "4"]).status == 0)
-        let measured = try user.run(["measure", "--duration", "1s", "--comment", "after the <bearing> change", "--features", "rms,kurtosis"])
+        let measured = try user.run([
+            "measure", "--duration", "1s", "--comment", "after the <bearing> change", "--features", "rms,kurtosis",
+        ])
         #expect(measured.status == 0, "\(measured.stderr)")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-m-\(UUID().uuidString).html")
         defer { try? FileManager.default.removeItem(at: output) }

@@ -28,7 +28,9 @@ import _SondeTestSupport
     }
 
     /// Runs sonde, killing it after `seconds`; the result's `timedOut` says whether it had to.
-    private static func run(_ arguments: [String], in directory: URL, environment: [String: String], seconds: Double) throws
+    private static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String], seconds: Double
+    ) throws
         -> (status: Int32, stderr: String, timedOut: Bool)
     {
         let process = Process()
@@ -64,12 +66,14 @@ import _SondeTestSupport
 
     @Test(arguments: Planted.allCases)
     func streamRefusesAProfileThatIsNotASmallRegularFile(_ planted: Planted) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-profile-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sonde-profile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.plant(planted, at: directory.appendingPathComponent("p.profile").path)
         let result = try Self.run(
-            ["stream", "--profile", "p.profile", "--frames", "1", "--as-fast-as-possible"], in: directory, environment: [:],
+            ["stream", "--profile", "p.profile", "--frames", "1", "--as-fast-as-possible"], in: directory,
+            environment: [:],
             seconds: 20)
         #expect(!result.timedOut, "stream did not end within 20 s")
         #expect(result.status == 1, "\(result.stderr)")

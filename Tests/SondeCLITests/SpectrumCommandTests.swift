@@ -33,7 +33,9 @@ struct SpectrumCase: Decodable, CustomTestStringConvertible, Sendable {
         let channels = want.columns.indices.filter { $0 > frequency }
         // Each input's rows in turn: the floor is per input and channel.
         var groups: [String: [Int]] = [:]
-        for (index, row) in want.rows.enumerated() { groups[fileColumn.map { row[$0] } ?? "", default: []].append(index) }
+        for (index, row) in want.rows.enumerated() {
+            groups[fileColumn.map { row[$0] } ?? "", default: []].append(index)
+        }
         #expect(groups.count == testCase.inputs.count)
         for rows in groups.values {
             let df = (Double(want.rows[rows[1]][frequency]) ?? 0) - (Double(want.rows[rows[0]][frequency]) ?? 0)
@@ -42,10 +44,14 @@ struct SpectrumCase: Decodable, CustomTestStringConvertible, Sendable {
                 let floor = total > 0 ? 1e-9 * total : 1e-30
                 for row in rows {
                     if let fileColumn { #expect(got.rows[row][fileColumn] == want.rows[row][fileColumn]) }
-                    let gotF = try #require(Double(got.rows[row][frequency])), wantF = try #require(Double(want.rows[row][frequency]))
+                    let gotF = try #require(Double(got.rows[row][frequency])),
+                        wantF = try #require(Double(want.rows[row][frequency]))
                     #expect(abs(gotF - wantF) <= 1e-9 * Swift.max(abs(wantF), 1), "frequency row \(row)")
-                    let g = try #require(Double(got.rows[row][channel])), w = try #require(Double(want.rows[row][channel]))
-                    #expect(abs(g - w) <= 1e-4 * abs(w) + floor, "\(want.columns[channel]) at \(wantF) Hz: got \(g), want \(w)")
+                    let g = try #require(Double(got.rows[row][channel])),
+                        w = try #require(Double(want.rows[row][channel]))
+                    #expect(
+                        abs(g - w) <= 1e-4 * abs(w) + floor,
+                        "\(want.columns[channel]) at \(wantF) Hz: got \(g), want \(w)")
                 }
             }
         }
@@ -67,16 +73,21 @@ struct SpectrumCase: Decodable, CustomTestStringConvertible, Sendable {
 
     /// An input shorter than one window is an error, and `-o` then leaves no file.
     @Test func inputShorterThanOneWindowIsAnError() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-spectrum-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sonde-spectrum-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let output = scratch.appendingPathComponent("spectrum.csv")
-        let result = try SondeBinary.run(["spectrum", "inputs/motor_1ch_44k1_pcm16.wav", "--window", "32768", "-o", output.path])
+        let result = try SondeBinary.run([
+            "spectrum", "inputs/motor_1ch_44k1_pcm16.wav", "--window", "32768", "-o", output.path,
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("fewer than one window of 32768"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output.path))
         // The same input with a window that fits gives the file.
-        let ok = try SondeBinary.run(["spectrum", "inputs/motor_1ch_44k1_pcm16.wav", "--window", "4096", "-o", output.path])
+        let ok = try SondeBinary.run([
+            "spectrum", "inputs/motor_1ch_44k1_pcm16.wav", "--window", "4096", "-o", output.path,
+        ])
         #expect(ok.status == 0, "\(ok.stderr)")
         let table = RecordTable(csv: try String(contentsOf: output, encoding: .utf8))
         #expect(table.columns == ["frequency", "ch0"] && table.rows.count == 2049)

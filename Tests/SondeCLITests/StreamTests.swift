@@ -66,9 +66,15 @@ import _SondeTestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = dir.appendingPathComponent("raw.f32").path
         let profile = sampleData.appendingPathComponent("faulty-pump.toml").path
-        let streamed = try SondeBinary.run(["stream", "--profile", profile, "--seed", "7", "--as-fast-as-possible", "--frames", "100", "--record", raw, "--bands", "0-1000,1000-5000", "--filter", "highpass:10"])
+        let streamed = try SondeBinary.run([
+            "stream", "--profile", profile, "--seed", "7", "--as-fast-as-possible", "--frames", "100", "--record", raw,
+            "--bands", "0-1000,1000-5000", "--filter", "highpass:10",
+        ])
         #expect(streamed.status == 0, "\(streamed.stderr)")
-        let processed = try SondeBinary.run(["process", raw, "--rate", "25600", "--channels", "2", "--bands", "0-1000,1000-5000", "--filter", "highpass:10", "--format", "ndjson"])
+        let processed = try SondeBinary.run([
+            "process", raw, "--rate", "25600", "--channels", "2", "--bands", "0-1000,1000-5000", "--filter",
+            "highpass:10", "--format", "ndjson",
+        ])
         #expect(processed.status == 0, "\(processed.stderr)")
         let live = try JSONRecord.decodeLines(streamed.stdout)
         let replayed = try JSONRecord.decodeLines(processed.stdout)
@@ -85,10 +91,16 @@ import _SondeTestSupport
 
     @Test func sameSeedSameSamples() throws {
         let profile = sampleData.appendingPathComponent("faulty-pump.toml").path
-        let arguments = ["stream", "--profile", profile, "--seed", "3", "--as-fast-as-possible", "--frames", "20", "--format", "csv", "--features", "rms,kurtosis,peak"]
+        let arguments = [
+            "stream", "--profile", profile, "--seed", "3", "--as-fast-as-possible", "--frames", "20", "--format", "csv",
+            "--features", "rms,kurtosis,peak",
+        ]
         let first = try SondeBinary.run(arguments)
         let second = try SondeBinary.run(arguments)
-        let other = try SondeBinary.run(["stream", "--profile", profile, "--seed", "4", "--as-fast-as-possible", "--frames", "20", "--format", "csv", "--features", "rms,kurtosis,peak"])
+        let other = try SondeBinary.run([
+            "stream", "--profile", profile, "--seed", "4", "--as-fast-as-possible", "--frames", "20", "--format", "csv",
+            "--features", "rms,kurtosis,peak",
+        ])
         func values(_ text: String) -> [[String]] { RecordTable(csv: text).rows.map { Array($0.dropFirst(4)) } }
         #expect(values(first.stdout) == values(second.stdout))
         #expect(values(first.stdout) != values(other.stdout))
@@ -98,7 +110,10 @@ import _SondeTestSupport
     @Test func recordsArePacedByTheSampleClock() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (process, output, _) = try start(["stream", "--profile", try profile(rate: 1000, in: dir), "--window", "64", "--hop", "32", "--frames", "12", "--features", "rms"])
+        let (process, output, _) = try start([
+            "stream", "--profile", try profile(rate: 1000, in: dir), "--window", "64", "--hop", "32", "--frames", "12",
+            "--features", "rms",
+        ])
         var arrivals: [Date] = []
         var buffer = Data()
         let handle = output.fileHandleForReading
@@ -120,7 +135,8 @@ import _SondeTestSupport
     @Test func closedStdoutEndsQuietlyWithSuccess() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let command = "set -o pipefail; '\(SondeBinary.url.path)' stream --profile '\(try profile(rate: 8000, in: dir))' --window 256 | head -n 3"
+        let command =
+            "set -o pipefail; '\(SondeBinary.url.path)' stream --profile '\(try profile(rate: 8000, in: dir))' --window 256 | head -n 3"
         let started = Date()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -131,7 +147,9 @@ import _SondeTestSupport
         try process.run()
         #expect(wait(process, seconds: 10), "sonde did not end after head closed the pipe")
         #expect(process.terminationStatus == 0)
-        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").count == 3)
+        #expect(
+            String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+                .count == 3)
         #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
         #expect(Date().timeIntervalSince(started) < 5)
     }
@@ -140,7 +158,10 @@ import _SondeTestSupport
     func signalFlushesAndSummarizes(signal: Int32, status: Int32) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (process, output, errors) = try start(["stream", "--profile", try profile(rate: 8000, in: dir), "--window", "256", "--format", "csv", "--features", "rms"])
+        let (process, output, errors) = try start([
+            "stream", "--profile", try profile(rate: 8000, in: dir), "--window", "256", "--format", "csv", "--features",
+            "rms",
+        ])
         // Signalled once records flow (the handlers are installed by then): a fixed delay
         // was too short for a debug binary on a loaded machine.
         var received = Data()
@@ -169,14 +190,18 @@ import _SondeTestSupport
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (process, output, errors) = try start([
-            "stream", "--profile", try profile(rate: 200_000, in: dir), "--window", "64", "--hop", "64", "--on-overrun", policy, "--duration", "2.5s",
+            "stream", "--profile", try profile(rate: 200_000, in: dir), "--window", "64", "--hop", "64", "--on-overrun",
+            policy, "--duration", "2.5s",
         ])
         Thread.sleep(forTimeInterval: 1.5)  // nobody reads: the 64 KiB pipe fills within milliseconds
         let drained = output.fileHandleForReading.readDataToEndOfFile()
         #expect(wait(process, seconds: 20))
         #expect(process.terminationStatus == 0)
         let summary = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let dropped = summary.split(separator: ",").first { $0.contains("dropped") }.flatMap { Int($0.split(separator: " ").first ?? "") } ?? -1
+        let dropped =
+            summary.split(separator: ",").first { $0.contains("dropped") }.flatMap {
+                Int($0.split(separator: " ").first ?? "")
+            } ?? -1
         let records = String(decoding: drained, as: UTF8.self).split(separator: "\n").count
         if policy == "drop-oldest" {
             #expect(dropped > 0, "\(summary)")
@@ -195,21 +220,30 @@ import _SondeTestSupport
         let withoutDevice = try SondeBinary.run(["stream", "--frames", "1"], environment: env)
         #expect(withoutDevice.status != 0 && withoutDevice.stderr.contains("sonde device pair"))
         let started = Date()
-        let paired = try SondeBinary.run(["device", "pair", "--profile", sampleData.appendingPathComponent("healthy-pump.toml").path, "--seed", "9"], environment: env)
+        let paired = try SondeBinary.run(
+            [
+                "device", "pair", "--profile", sampleData.appendingPathComponent("healthy-pump.toml").path, "--seed",
+                "9",
+            ], environment: env)
         let took = Date().timeIntervalSince(started)
         #expect(paired.status == 0)
         #expect(took >= 0.3, "pairing is a handshake of 300–800 ms, took \(took) s")
         let id = paired.stdout.trimmingCharacters(in: .newlines)
         #expect(id.hasPrefix("Device connected: sim-healthy-pump-"))
         #expect(try SondeBinary.run(["device", "status"], environment: env).stdout == id + "\n")
-        let streamed = try SondeBinary.run(["stream", "--frames", "2", "--as-fast-as-possible", "--features", "rms"], environment: env)
+        let streamed = try SondeBinary.run(
+            ["stream", "--frames", "2", "--as-fast-as-possible", "--features", "rms"], environment: env)
         #expect(streamed.status == 0)
         #expect(try JSONRecord.decodeLines(streamed.stdout).count == 4)
         // The paired device sets its own rate and channels: an option that would be ignored is refused.
-        for options in [["--rate", "1000"], ["--channels", "1"], ["--rate", "1000", "--channels", "1"], ["--sample-type", "f32le"]] {
-            let refused = try SondeBinary.run(["stream", "--frames", "1", "--as-fast-as-possible"] + options, environment: env)
+        for options in [
+            ["--rate", "1000"], ["--channels", "1"], ["--rate", "1000", "--channels", "1"], ["--sample-type", "f32le"],
+        ] {
+            let refused = try SondeBinary.run(
+                ["stream", "--frames", "1", "--as-fast-as-possible"] + options, environment: env)
             #expect(refused.status == 1 && refused.stdout.isEmpty, "\(options)")
-            #expect(refused.stderr.contains(options[0]) && refused.stderr.contains("paired device"), "\(refused.stderr)")
+            #expect(
+                refused.stderr.contains(options[0]) && refused.stderr.contains("paired device"), "\(refused.stderr)")
         }
         #expect(try SondeBinary.run(["device", "unpair"], environment: env).status == 0)
         #expect(try SondeBinary.run(["device", "status"], environment: env).stdout == "Device not connected\n")
@@ -219,23 +253,29 @@ import _SondeTestSupport
     @Test func optionsAProfileWouldIgnoreAreRefused() throws {
         let profile = sampleData.appendingPathComponent("healthy-pump.toml").path
         for options in [["--rate", "1000"], ["--channels", "3"], ["--sample-type", "i16le"]] {
-            let refused = try SondeBinary.run(["stream", "--profile", profile, "--frames", "1", "--as-fast-as-possible"] + options)
+            let refused = try SondeBinary.run(
+                ["stream", "--profile", profile, "--frames", "1", "--as-fast-as-possible"] + options)
             #expect(refused.status == 1 && refused.stdout.isEmpty, "\(options): \(refused.stderr)")
             #expect(refused.stderr.contains(options[0]), "\(refused.stderr)")
         }
         // With flags describing the device, --rate and --channels shape it.
         let described = try SondeBinary.run(
-            ["stream", "--tone", "50:1", "--rate", "1000", "--channels", "3", "--frames", "1", "--as-fast-as-possible", "--window", "64",
-             "--format", "ndjson"])
+            [
+                "stream", "--tone", "50:1", "--rate", "1000", "--channels", "3", "--frames", "1",
+                "--as-fast-as-possible", "--window", "64",
+                "--format", "ndjson",
+            ])
         #expect(described.status == 0, "\(described.stderr)")
-        #expect(try JSONRecord.decodeLines(described.stdout).compactMap { $0["channel"]?.text } == ["ch0", "ch1", "ch2"])
+        #expect(
+            try JSONRecord.decodeLines(described.stdout).compactMap { $0["channel"]?.text } == ["ch0", "ch1", "ch2"])
     }
 
     @Test func badProfileNamesFileAndLine() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("bad.toml").path
-        try "rate = 1000\n[[channels]]\ntones = [{ frequency = 50, amplitude = }]\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "rate = 1000\n[[channels]]\ntones = [{ frequency = 50, amplitude = }]\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         let result = try SondeBinary.run(["stream", "--profile", path, "--frames", "1"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("bad.toml, line 3"), "\(result.stderr)")
@@ -245,11 +285,14 @@ import _SondeTestSupport
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("bad.toml").path
-        let text = "rate = 1000\n[[channels]]\nname = \"a\"\n[[channels]]\ntones = [{ frequency = 50, amplitude = 1 }, { frequency = -1, amplitude = 1 }]\n"
+        let text =
+            "rate = 1000\n[[channels]]\nname = \"a\"\n[[channels]]\ntones = [{ frequency = 50, amplitude = 1 }, { frequency = -1, amplitude = 1 }]\n"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try SondeBinary.run(["stream", "--profile", path, "--frames", "1"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("bad.toml") && result.stderr.contains("channels[2].tones[2].frequency"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("bad.toml") && result.stderr.contains("channels[2].tones[2].frequency"),
+            "\(result.stderr)")
         try "rate = 1000\n[[channels]]\nnoize = 1\n".write(toFile: path, atomically: true, encoding: .utf8)
         let misspelt = try SondeBinary.run(["stream", "--profile", path, "--frames", "1"])
         #expect(misspelt.status == 1)
@@ -271,9 +314,12 @@ import _SondeTestSupport
         #expect(conversion.status == 0, "\(conversion.stderr)")
         let new = try SondeBinary.run(["stream", "--profile", converted] + arguments)
         #expect(new.status == 0 && !new.stderr.contains("convert-profile"), "\(new.stderr)")
-        let sample = try SondeBinary.run(["stream", "--profile", sampleData.appendingPathComponent("faulty-pump.toml").path] + arguments)
+        let sample = try SondeBinary.run(
+            ["stream", "--profile", sampleData.appendingPathComponent("faulty-pump.toml").path] + arguments)
         #expect(sample.status == 0, "\(sample.stderr)")
-        func values(_ text: String) throws -> [[String: Double]] { try JSONRecord.decodeLines(text).map { $0.fields.compactMapValues(\.number).filter { $0.key != "time" } } }
+        func values(_ text: String) throws -> [[String: Double]] {
+            try JSONRecord.decodeLines(text).map { $0.fields.compactMapValues(\.number).filter { $0.key != "time" } }
+        }
         // Times are wall-clock; the measured values depend only on the profile and seed.
         #expect(try values(old.stdout) == values(new.stdout))
         #expect(try values(old.stdout) == values(sample.stdout))

@@ -8,11 +8,13 @@ import _SondeTestSupport
     @Test func writesCompactTextInTheGivenOrder() {
         let value = JSONValue.object([
             "b": .integer(-12), "a": .number(0.1), "t": .bool(true), "n": .null, "s": .string("q\"\\\n\t\u{1}é/"),
-            "list": .array([.number(1e-5), .number(1e16), .number(.infinity), .number(-0.0)]), "raw": .verbatim("{\"x\":[1]}"),
+            "list": .array([.number(1e-5), .number(1e16), .number(.infinity), .number(-0.0)]),
+            "raw": .verbatim("{\"x\":[1]}"),
         ])
         #expect(
             value.text
-                == #"{"b":-12,"a":0.1,"t":true,"n":null,"s":"q\"\\\n\t\u0001é/","list":[1e-05,1e+16,null,-0.0],"raw":{"x":[1]}}"#)
+                == #"{"b":-12,"a":0.1,"t":true,"n":null,"s":"q\"\\\n\t\u0001é/","list":[1e-05,1e+16,null,-0.0],"raw":{"x":[1]}}"#
+        )
     }
 
     /// Random strings and numbers come back from Foundation's reader unchanged.

@@ -13,9 +13,12 @@ import _SondeTestSupport
 /// take `SONDE_FORMAT_CHECK_VALUES` values each (100,000 unless set) for longer runs.
 @Suite("Number formatting")
 struct NumberFormattingTests {
-    private let randomCount = ProcessInfo.processInfo.environment["SONDE_FORMAT_CHECK_VALUES"].flatMap(Int.init) ?? 100_000
+    private let randomCount =
+        ProcessInfo.processInfo.environment["SONDE_FORMAT_CHECK_VALUES"].flatMap(Int.init) ?? 100_000
 
-    private func expectDescriptionSpelling(_ values: some Sequence<Double>, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    private func expectDescriptionSpelling(
+        _ values: some Sequence<Double>, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         var buffer: [UInt8] = []
         var mismatches = 0
         for value in values where value.isFinite {
@@ -26,7 +29,9 @@ struct NumberFormattingTests {
                 if text != signed.description || Double(text) != signed {
                     mismatches += 1
                     if mismatches <= 5 {
-                        Issue.record("\(signed.bitPattern): got \(text), description \(signed.description)", sourceLocation: sourceLocation)
+                        Issue.record(
+                            "\(signed.bitPattern): got \(text), description \(signed.description)",
+                            sourceLocation: sourceLocation)
                     }
                 }
             }
@@ -43,9 +48,10 @@ struct NumberFormattingTests {
     @Test func featureLikeValuesAreSpelledAsDescription() {
         var generator = SplitMix64(seed: 18)
         let scales = [1e-12, 1e-5, 1e-3, 0.5, 1, 40, 1e4, 1e6]
-        expectDescriptionSpelling((0..<randomCount).lazy.map { index in
-            Double(generator.next() >> 11) * 0x1p-53 * scales[index % 8]
-        })
+        expectDescriptionSpelling(
+            (0..<randomCount).lazy.map { index in
+                Double(generator.next() >> 11) * 0x1p-53 * scales[index % 8]
+            })
     }
 
     /// Every power of two and its neighbours: where the interval below is half the one above.

@@ -86,7 +86,9 @@ import _SondeTestSupport
                 }
                 var offset = 0
                 while offset < size {
-                    let written = batch.withUnsafeBufferPointer { ring.write(UnsafeBufferPointer(rebasing: $0[offset..<size])) }
+                    let written = batch.withUnsafeBufferPointer {
+                        ring.write(UnsafeBufferPointer(rebasing: $0[offset..<size]))
+                    }
                     offset += written
                     if written == 0 { sched_yield() }
                 }
@@ -104,7 +106,9 @@ import _SondeTestSupport
             var inOrder = true
             while true {
                 let want = Int(generator.next() % 8192) + 1
-                let read = batch.withUnsafeMutableBufferPointer { ring.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<want])) }
+                let read = batch.withUnsafeMutableBufferPointer {
+                    ring.read(into: UnsafeMutableBufferPointer(rebasing: $0[0..<want]))
+                }
                 if read == 0 {
                     if ring.isClosed && ring.readableCount == 0 { break }
                     sched_yield()

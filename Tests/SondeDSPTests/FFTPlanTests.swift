@@ -54,7 +54,9 @@ struct FFTPlanTests {
     @Test func windowOf1024IsPlannedFromWisdomWhereItFits() {
         let version = String(cString: sonde_fftw_version())
         let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let hasAVX = cpuInfo.split(separator: "\n").contains { $0.hasPrefix("flags") && $0.split(separator: " ").contains("avx") }
+        let hasAVX = cpuInfo.split(separator: "\n").contains {
+            $0.hasPrefix("flags") && $0.split(separator: " ").contains("avx")
+        }
         let fits = version == "fftw-3.3.10-sse2-avx" && hasAVX
         #expect(FFTWisdom.text.contains("(fftw-3.3.10 fftw_wisdom"))
         #expect(FFTPlanCache.shared.forwardPlan(length: 1024).isFromWisdom == fits, "FFTW \(version), AVX: \(hasAVX)")

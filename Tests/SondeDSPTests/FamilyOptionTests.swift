@@ -7,7 +7,9 @@ import Testing
 /// Family options: the invalid values FEATURES.md section 7 and the issue name are refused
 /// with the option in the message; IEC 61260-1's nominal band names.
 @Suite struct FamilyOptionTests {
-    static func options(mel: Int? = nil, mfcc: Int? = nil, velocity: (Double, Double) = (10, 1000), reference: Double = 1) -> FamilyOptions {
+    static func options(
+        mel: Int? = nil, mfcc: Int? = nil, velocity: (Double, Double) = (10, 1000), reference: Double = 1
+    ) -> FamilyOptions {
         var options = FamilyOptions()
         options.melBands = mel
         options.mfccCount = mfcc
@@ -19,9 +21,11 @@ import Testing
     @Test(arguments: [
         (options(mel: 0), "--mel 0"), (options(mel: 257), "--mel 257"), (options(mfcc: 0), "--mfcc 0"),
         (options(mel: 12, mfcc: 13), "--mfcc 13"), (options(mfcc: 129), "--mfcc 129"),
-        (options(velocity: (0, 1000)), "--velocity-band 0-1000"), (options(velocity: (-5, 10)), "--velocity-band -5-10"),
+        (options(velocity: (0, 1000)), "--velocity-band 0-1000"),
+        (options(velocity: (-5, 10)), "--velocity-band -5-10"),
         (options(velocity: (50, 50)), "--velocity-band 50-50"), (options(velocity: (10, .infinity)), "--velocity-band"),
-        (options(reference: 0), "--reference 0"), (options(reference: -1), "--reference -1"), (options(reference: .nan), "--reference"),
+        (options(reference: 0), "--reference 0"), (options(reference: -1), "--reference -1"),
+        (options(reference: .nan), "--reference"),
         (options(reference: .infinity), "--reference"),
     ])
     func invalidOptionsAreRefused(_ options: FamilyOptions, _ message: String) {
@@ -32,7 +36,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [options(mel: 1), options(mel: 256, mfcc: 256), options(mfcc: 128), options(velocity: (2, 1000), reference: 2e-5)])
+    @Test(arguments: [
+        options(mel: 1), options(mel: 256, mfcc: 256), options(mfcc: 128),
+        options(velocity: (2, 1000), reference: 2e-5),
+    ])
     func validOptionsPass(_ options: FamilyOptions) throws {
         try options.validate()
     }

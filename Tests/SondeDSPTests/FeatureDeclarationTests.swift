@@ -15,7 +15,9 @@ import _SondeTestSupport
             try generated.write(to: url, atomically: true, encoding: .utf8)
         }
         let committed = try String(contentsOf: url, encoding: .utf8)
-        #expect(committed == generated, "docs/features.md is stale: SONDE_RECORD=1 swift test --filter FeatureDeclarationTests")
+        #expect(
+            committed == generated,
+            "docs/features.md is stale: SONDE_RECORD=1 swift test --filter FeatureDeclarationTests")
     }
 
     /// A configuration asking for everything: each of its columns matches exactly one
@@ -27,7 +29,8 @@ import _SondeTestSupport
         families.mfccCount = 2
         families.octaveSets = [.octave, .thirdOctave]
         let configuration = try FeatureConfiguration(
-            frameLength: 1024, sampleRate: 48_000, bands: [Band(low: 0, high: 100), Band(low: 12.5, high: 40)], families: families)
+            frameLength: 1024, sampleRate: 48_000, bands: [Band(low: 0, high: 100), Band(low: 12.5, high: 40)],
+            families: families)
         #expect(configuration.columnCount == Feature.allCases.count + 3 + 2 + 6 + 2 + 8 + 26)
         let columns = ["file", "time", "channel", "frame", "start"] + configuration.columnNames
         let declarations = FeatureCatalog.declarations
@@ -54,15 +57,20 @@ import _SondeTestSupport
     /// as it does among all the others.
     @Test func declaredInputsAreEnough() throws {
         let n = 256, fs = 1000.0
-        let frame = (0..<n).map { i in 0.3 + sin(2 * Double.pi * 62.5 * Double(i) / fs) + 0.2 * sin(2 * Double.pi * 125 * Double(i) / fs) }
+        let frame = (0..<n).map { i in
+            0.3 + sin(2 * Double.pi * 62.5 * Double(i) / fs) + 0.2 * sin(2 * Double.pi * 125 * Double(i) / fs)
+        }
         let all = FeatureExtractor(configuration: try FeatureConfiguration(frameLength: n, sampleRate: fs))
         var everything = [Double](repeating: .nan, count: Feature.allCases.count)
         frame.withUnsafeBufferPointer { x in everything.withUnsafeMutableBufferPointer { all.extract(x, into: $0) } }
         for (index, feature) in Feature.allCases.enumerated() {
-            let alone = FeatureExtractor(configuration: try FeatureConfiguration(frameLength: n, sampleRate: fs, features: [feature]))
+            let alone = FeatureExtractor(
+                configuration: try FeatureConfiguration(frameLength: n, sampleRate: fs, features: [feature]))
             var value = [Double.nan]
             frame.withUnsafeBufferPointer { x in value.withUnsafeMutableBufferPointer { alone.extract(x, into: $0) } }
-            #expect(value[0] == everything[index], "\(feature.rawValue) alone: \(value[0]), among all: \(everything[index])")
+            #expect(
+                value[0] == everything[index], "\(feature.rawValue) alone: \(value[0]), among all: \(everything[index])"
+            )
             #expect(everything[index] != 0, "\(feature.rawValue) is 0 on a frame where it is not")
         }
     }

@@ -61,7 +61,8 @@ struct FilterDesignTests {
 
     @Test func sectionCountsFollowTheOrder() throws {
         for order in 1...16 {
-            #expect(try Butterworth.lowpass(order: order, cutoff: 100, sampleRate: 8000).sectionCount == (order + 1) / 2)
+            #expect(
+                try Butterworth.lowpass(order: order, cutoff: 100, sampleRate: 8000).sectionCount == (order + 1) / 2)
             #expect(try Butterworth.bandpass(order: order, low: 100, high: 300, sampleRate: 8000).sectionCount == order)
         }
         #expect(try Notch.design(frequency: 60, quality: 10, sampleRate: 8000).sectionCount == 1)
@@ -199,12 +200,13 @@ struct FilterDesignTests {
         }
     }
 
-    @Test(arguments: [
-        ([], "0 coefficients given; expected 6 per section"),
-        ([1, 0, 0, 1, 0], "5 coefficients given; expected 6 per section"),
-        ([1, 0, 0, 2, 0, 0], "section 0 has a0 = 2.0; expected 1"),
-        ([1, 0, 0, 1, 0, 0, 1, .nan, 0, 1, 0, 0], "section 1 has a coefficient that is not finite"),
-    ] as [([Double], String)])
+    @Test(
+        arguments: [
+            ([], "0 coefficients given; expected 6 per section"),
+            ([1, 0, 0, 1, 0], "5 coefficients given; expected 6 per section"),
+            ([1, 0, 0, 2, 0, 0], "section 0 has a0 = 2.0; expected 1"),
+            ([1, 0, 0, 1, 0, 0, 1, .nan, 0, 1, 0, 0], "section 1 has a coefficient that is not finite"),
+        ] as [([Double], String)])
     func sectionsRejectMalformedCoefficients(_ coefficients: [Double], _ expectedFragment: String) {
         expectRejected(startingWith: "second-order sections: ", containing: expectedFragment) {
             _ = try SecondOrderSections(coefficients: coefficients)

@@ -11,10 +11,14 @@ struct FrameKernelsTests {
     /// normal, subnormal and zero inputs, in every lane position.
     @Test func logarithmAgreesWithLibm() {
         var generator = SplitMix64(seed: 3)
-        var inputs: [Double] = [0, Double.leastNonzeroMagnitude, Double.leastNormalMagnitude / 3, Double.leastNormalMagnitude, 1, 2, 0.5, 2.squareRoot(), 1e-10, 1e300]
+        var inputs: [Double] = [
+            0, Double.leastNonzeroMagnitude, Double.leastNormalMagnitude / 3, Double.leastNormalMagnitude, 1, 2, 0.5,
+            2.squareRoot(), 1e-10, 1e300,
+        ]
         for _ in 0..<20_000 {
             let exponent = Int.random(in: -1000...1000, using: &generator)
-            inputs.append(Double(sign: .plus, exponent: exponent, significand: Double.random(in: 1..<2, using: &generator)))
+            inputs.append(
+                Double(sign: .plus, exponent: exponent, significand: Double.random(in: 1..<2, using: &generator)))
         }
         while !inputs.count.isMultiple(of: 4) { inputs.append(3) }
         var worst = 0.0
@@ -49,10 +53,12 @@ struct FrameKernelsTests {
             var magnitude = squared, power = squared
             let sums = complex.withUnsafeBufferPointer { c in
                 FrameKernels.spectrum(
-                    c.baseAddress!, bins: bins, powerScale: scale, squared: &squared, magnitude: &magnitude, power: &power)
+                    c.baseAddress!, bins: bins, powerScale: scale, squared: &squared, magnitude: &magnitude,
+                    power: &power)
             }
             var expectedPeak = 2
-            var magnitudeSum = 0.0, weighted = 0.0, squareWeighted = 0.0, energy = 0.0, q = 0.0, logQ = 0.0, energyLog = 0.0
+            var magnitudeSum = 0.0, weighted = 0.0, squareWeighted = 0.0, energy = 0.0, q = 0.0, logQ = 0.0,
+                energyLog = 0.0
             for k in 0..<bins {
                 let s2 = complex[2 * k] * complex[2 * k] + complex[2 * k + 1] * complex[2 * k + 1]
                 let p = s2 * (k == 0 || k == bins - 1 ? scale : 2 * scale)
@@ -69,7 +75,11 @@ struct FrameKernelsTests {
                 if s2 > 0 { energyLog += s2 * Foundation.log(s2) }
             }
             #expect(sums.peakBin == expectedPeak, "trial \(trial)")
-            for (got, want) in [(sums.magnitude, magnitudeSum), (sums.weightedBins, weighted), (sums.squareWeightedBins, squareWeighted), (sums.energy, energy), (sums.q, q), (sums.logQ, logQ), (sums.energyLog, energyLog)] {
+            for (got, want) in [
+                (sums.magnitude, magnitudeSum), (sums.weightedBins, weighted),
+                (sums.squareWeightedBins, squareWeighted), (sums.energy, energy), (sums.q, q), (sums.logQ, logQ),
+                (sums.energyLog, energyLog),
+            ] {
                 #expect(abs(got - want) <= 1e-13 * max(abs(want), 1e-300), "trial \(trial): \(got) vs \(want)")
             }
         }
@@ -94,7 +104,8 @@ struct FrameKernelsTests {
             let count = [1, 7, 8, 9, 16, 17, 33, 513][trial % 8]
             let integers = trial.isMultiple(of: 2)
             let values = (0..<count).map { _ in
-                integers ? Double(Int.random(in: 0...3, using: &generator)) : Double.random(in: 0..<1, using: &generator)
+                integers
+                    ? Double(Int.random(in: 0...3, using: &generator)) : Double.random(in: 0..<1, using: &generator)
             }
             let total = values.reduce(0, +)
             let threshold: Double
@@ -104,7 +115,9 @@ struct FrameKernelsTests {
             case 2: threshold = values.prefix(Int.random(in: 0...count, using: &generator)).reduce(0, +)
             default: threshold = 0.85 * total
             }
-            let got = values.withUnsafeBufferPointer { FrameKernels.firstBin(reaching: threshold, runningSumOf: $0.baseAddress!, count: count) }
+            let got = values.withUnsafeBufferPointer {
+                FrameKernels.firstBin(reaching: threshold, runningSumOf: $0.baseAddress!, count: count)
+            }
             let want = plainScan(values, threshold)
             if integers {
                 #expect(got == want, "trial \(trial)")
@@ -142,7 +155,9 @@ struct FrameKernelsTests {
             var sign = 1.0
             let x = (0..<count).map { _ -> Double in
                 if Int.random(in: 0..<4, using: &generator) == 0 { sign = -sign }
-                guard Int.random(in: 0..<50, using: &generator) != 0 else { return Bool.random(using: &generator) ? 0 : -0.0 }
+                guard Int.random(in: 0..<50, using: &generator) != 0 else {
+                    return Bool.random(using: &generator) ? 0 : -0.0
+                }
                 return sign * Double.random(in: 0.5..<2, using: &generator)
             }
             let center = Double.random(in: -1..<1, using: &generator), scale = 0.25
@@ -156,7 +171,8 @@ struct FrameKernelsTests {
                 window.withUnsafeBufferPointer { w in
                     windowed.withUnsafeMutableBufferPointer { out in
                         FrameKernels.frameSums(
-                            x.baseAddress!, center: center, scale: scale, window: w.baseAddress!, windowed: out.baseAddress!, count: count)
+                            x.baseAddress!, center: center, scale: scale, window: w.baseAddress!,
+                            windowed: out.baseAddress!, count: count)
                     }
                 }
             }
@@ -178,7 +194,8 @@ struct FrameKernelsTests {
         let fs = 51200.0
         let df = fs / Double(frameLength)
         let extractor = FeatureExtractor(
-            configuration: try FeatureConfiguration(frameLength: frameLength, sampleRate: fs, features: [.spectralBandwidth]))
+            configuration: try FeatureConfiguration(
+                frameLength: frameLength, sampleRate: fs, features: [.spectralBandwidth]))
         let plan = FFTPlanCache.shared.forwardPlan(length: frameLength)
         let window = HannWindow(length: frameLength)
         let input = FFTWBuffer(count: frameLength)
@@ -186,7 +203,9 @@ struct FrameKernelsTests {
         for tone in [0.45 * fs, 0.49 * fs, 0.4999 * fs, 0.5 * fs - df] {
             let frame = (0..<frameLength).map { n in sin(2 * Double.pi * tone * Double(n) / fs) }
             var got = [Double.nan]
-            frame.withUnsafeBufferPointer { frame in got.withUnsafeMutableBufferPointer { extractor.extract(frame, into: $0) } }
+            frame.withUnsafeBufferPointer { frame in
+                got.withUnsafeMutableBufferPointer { extractor.extract(frame, into: $0) }
+            }
             for n in 0..<frameLength { input.base[n] = frame[n] * window.coefficients[n] }
             plan.execute(input: input.base, output: output.base)
             let magnitudes = (0...(frameLength / 2)).map { k in

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SondeCore
+import Testing
 import _SondeTestSupport
 
 @testable import SondeDSP
@@ -10,14 +10,18 @@ import _SondeTestSupport
 /// frames make those samples unrepresentative.
 @Suite("Time-domain features")
 struct TimeDomainFeatureTests {
-    static let features: [Feature] = [.mean, .rms, .std, .peak, .peakToPeak, .crestFactor, .skewness, .kurtosis, .zeroCrossingRate]
+    static let features: [Feature] = [
+        .mean, .rms, .std, .peak, .peakToPeak, .crestFactor, .skewness, .kurtosis, .zeroCrossingRate,
+    ]
 
     /// The features of `frame`, in the order of `features`.
     static func measure(_ frame: [Double]) throws -> [Double] {
         let extractor = FeatureExtractor(
             configuration: try FeatureConfiguration(frameLength: frame.count, sampleRate: 1000, features: features))
         var values = [Double](repeating: .nan, count: features.count)
-        frame.withUnsafeBufferPointer { frame in values.withUnsafeMutableBufferPointer { extractor.extract(frame, into: $0) } }
+        frame.withUnsafeBufferPointer { frame in
+            values.withUnsafeMutableBufferPointer { extractor.extract(frame, into: $0) }
+        }
         return values
     }
 
@@ -74,7 +78,9 @@ struct TimeDomainFeatureTests {
     @Test func impulsesWhereGuessedStillGiveTwoPassMoments() throws {
         var generator = SplitMix64(seed: 8)
         let frame = (0..<65536).map { n in
-            9.75 + (n % 4096 == 0 ? 50 : (1e-3 * Double.random(in: -1..<1, using: &generator) * 0x1p20).rounded() / 0x1p20)
+            9.75
+                + (n % 4096 == 0
+                    ? 50 : (1e-3 * Double.random(in: -1..<1, using: &generator) * 0x1p20).rounded() / 0x1p20)
         }
         let got = try Self.measure(frame)
         #expect(Self.agree(got, Self.twoPass(frame), relative: 1e-12, floor: 1e-15) == [])

@@ -42,7 +42,10 @@ import Testing
     }
 
     @Test func booleansLiveInTheFieldType() {
-        #expect(thrift { $0.writeBool(field: 1, true); $0.writeBool(field: 2, false) } == [0x11, 0x12])
+        #expect(
+            thrift {
+                $0.writeBool(field: 1, true); $0.writeBool(field: 2, false)
+            } == [0x11, 0x12])
     }
 
     @Test func binaryIsLengthThenBytes() {
@@ -70,19 +73,24 @@ import Testing
             writer.writeStructList(field: 7, [3, 4]) { element, value in element.writeI32(field: 1, value) }
             writer.writeStop()
         }
-        #expect(bytes == [
-            0x5C, 0x15, 0x02, 0x1C, 0x00, 0x00,
-            0x15, 0x02,
-            0x19, 0x2C, 0x15, 0x06, 0x00, 0x15, 0x08, 0x00,
-            0x00,
-        ])
+        #expect(
+            bytes == [
+                0x5C, 0x15, 0x02, 0x1C, 0x00, 0x00,
+                0x15, 0x02,
+                0x19, 0x2C, 0x15, 0x06, 0x00, 0x15, 0x08, 0x00,
+                0x00,
+            ])
     }
 
     @Test func pageHeaderOfADataPage() {
-        let header = Parquet.PageHeader(type: .dataPage, uncompressedPageSize: 16, compressedPageSize: 10, numValues: 2, encoding: .plain)
+        let header = Parquet.PageHeader(
+            type: .dataPage, uncompressedPageSize: 16, compressedPageSize: 10, numValues: 2, encoding: .plain)
         // type 0, sizes 16 and 10 (zigzag 32, 20), data_page_header (field 5, delta 2): num_values 2,
         // encoding PLAIN, level encodings RLE (3, zigzag 6).
-        #expect(header.serialized() == [0x15, 0x00, 0x15, 0x20, 0x15, 0x14, 0x2C, 0x15, 0x04, 0x15, 0x00, 0x15, 0x06, 0x15, 0x06, 0x00, 0x00])
+        #expect(
+            header.serialized() == [
+                0x15, 0x00, 0x15, 0x20, 0x15, 0x14, 0x2C, 0x15, 0x04, 0x15, 0x00, 0x15, 0x06, 0x15, 0x06, 0x00, 0x00,
+            ])
     }
 
     static let widths: [(Int, Int)] = [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (256, 8), (257, 9)]

@@ -119,13 +119,17 @@ import _SondeTestSupport
     @Test func float32WideningMatchesTheScalarConversionAndFindsEveryNonFinite() {
         var random = SplitMix64(seed: 32)
         let count = 8 * 9 + 5
-        var bits = (0..<count).map { _ in UInt32(truncatingIfNeeded: random.next()) & 0x7F7F_FFFF | (random.next() & 1 == 0 ? 0 : 0x8000_0000) }
+        var bits = (0..<count).map { _ in
+            UInt32(truncatingIfNeeded: random.next()) & 0x7F7F_FFFF | (random.next() & 1 == 0 ? 0 : 0x8000_0000)
+        }
         bits[3] = Float.leastNonzeroMagnitude.bitPattern
         bits[4] = (-0.0 as Float).bitPattern
         bits[5] = Float.greatestFiniteMagnitude.bitPattern
         var widened = [Double](repeating: 0, count: count)
         let finite = bits.withUnsafeBytes { raw in
-            widened.withUnsafeMutableBufferPointer { RawSampleSource.widen(from: raw.baseAddress!, into: $0.baseAddress!, count: count) }
+            widened.withUnsafeMutableBufferPointer {
+                RawSampleSource.widen(from: raw.baseAddress!, into: $0.baseAddress!, count: count)
+            }
         }
         #expect(finite)
         #expect(widened.map(\.bitPattern) == bits.map { Double(Float(bitPattern: $0)).bitPattern })
@@ -134,7 +138,9 @@ import _SondeTestSupport
                 var poisoned = bits
                 poisoned[position] = bad.bitPattern
                 let finite = poisoned.withUnsafeBytes { raw in
-                    widened.withUnsafeMutableBufferPointer { RawSampleSource.widen(from: raw.baseAddress!, into: $0.baseAddress!, count: count) }
+                    widened.withUnsafeMutableBufferPointer {
+                        RawSampleSource.widen(from: raw.baseAddress!, into: $0.baseAddress!, count: count)
+                    }
                 }
                 #expect(!finite, "missed \(bad) at \(position)")
             }

@@ -60,7 +60,9 @@ enum ReaderTest {
     }
 
     /// The error thrown by `body`, which must throw a `SondeError`.
-    static func error(_ body: () throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    static func error(
+        _ body: () throws -> Void, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    )
         -> SondeError?
     {
         do {

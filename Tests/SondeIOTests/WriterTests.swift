@@ -7,7 +7,10 @@ import _SondeTestSupport
 @testable import SondeIO
 
 @Suite struct WriterTests {
-    private func batch(fileName: String = "a.csv", channels: [String] = ["x", "y"], clock: RecordClock = .seconds(sampleRate: 100, offset: 0.5)) -> RecordBatch {
+    private func batch(
+        fileName: String = "a.csv", channels: [String] = ["x", "y"],
+        clock: RecordClock = .seconds(sampleRate: 100, offset: 0.5)
+    ) -> RecordBatch {
         // 2 frames × 2 channels × 2 columns, values chosen to need the shortest form.
         RecordBatch(
             fileName: fileName, channelNames: channels, columnCount: 2, firstFrame: 3, frameCount: 2, hop: 10,
@@ -23,7 +26,9 @@ import _SondeTestSupport
         let path = temporaryPath("out")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let output = try OutputFile(atomicallyReplacing: path)
-        let writer = try RecordWriters.make(format: format, layout: RecordLayout(valueColumns: ["rms", "band_power:0-10"], includesFile: includesFile), output: output)
+        let writer = try RecordWriters.make(
+            format: format, layout: RecordLayout(valueColumns: ["rms", "band_power:0-10"], includesFile: includesFile),
+            output: output)
         for batch in batches { try writer.write(batch) }
         try writer.finish()
         return try String(contentsOfFile: path, encoding: .utf8)
@@ -44,7 +49,8 @@ import _SondeTestSupport
     }
 
     @Test func csvQuotesFieldsThatNeedIt() throws {
-        let text = try render(.csv, includesFile: true, batches: [batch(fileName: "my, \"file\".csv", channels: ["a,b", "c"])])
+        let text = try render(
+            .csv, includesFile: true, batches: [batch(fileName: "my, \"file\".csv", channels: ["a,b", "c"])])
         let firstRecord = text.split(separator: "\n")[1]
         #expect(firstRecord.hasPrefix("\"my, \"\"file\"\".csv\",0.8,\"a,b\",3,30,"))
         #expect(RecordTable(csv: text).rows[0][0] == "my, \"file\".csv")
@@ -79,7 +85,8 @@ import _SondeTestSupport
 
     @Test func wallClockTimeIsRFC3339WithMilliseconds() throws {
         // 2026-11-23T10:00:00Z = 1795428000 s; frame 3 starts at sample 30 = 0.3 s later.
-        let text = try render(.ndjson, batches: [batch(clock: .wallClock(sampleRate: 100, epochOfFirstSample: 1_795_428_000.25))])
+        let text = try render(
+            .ndjson, batches: [batch(clock: .wallClock(sampleRate: 100, epochOfFirstSample: 1_795_428_000.25))])
         #expect(text.hasPrefix("{\"time\":\"2026-11-23T10:00:00.550Z\","))
     }
 
@@ -92,8 +99,10 @@ import _SondeTestSupport
         try output.flush()
         output.abandon()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "previous results\n")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
-            .filter { $0.hasPrefix((path as NSString).lastPathComponent + ".sonde-tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: (path as NSString).deletingLastPathComponent
+        )
+        .filter { $0.hasPrefix((path as NSString).lastPathComponent + ".sonde-tmp") }
         #expect(leftovers.isEmpty)
     }
 
@@ -115,7 +124,10 @@ import _SondeTestSupport
         #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
     }
 
-    @Test(arguments: [0.0, -0.0, 0.1, 1e-5, 1e16, 123456789.125, -2.5e-300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude])
+    @Test(arguments: [
+        0.0, -0.0, 0.1, 1e-5, 1e16, 123456789.125, -2.5e-300, Double.leastNonzeroMagnitude,
+        Double.greatestFiniteMagnitude,
+    ])
     func numbersPrintInShortestRoundTripForm(_ value: Double) {
         var bytes: [UInt8] = []
         bytes.appendNumber(value)

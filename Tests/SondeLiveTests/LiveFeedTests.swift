@@ -13,7 +13,8 @@ struct LiveFeedTests {
             for channel in 0..<2 { values += [Double(frame) + Double(channel) / 10, -Double(frame)] }
         }
         return RecordBatch(
-            fileName: "device", channelNames: ["x", "y"], columnCount: 2, firstFrame: firstFrame, frameCount: frames, hop: hop,
+            fileName: "device", channelNames: ["x", "y"], columnCount: 2, firstFrame: firstFrame, frameCount: frames,
+            hop: hop,
             clock: .wallClock(sampleRate: rate, epochOfFirstSample: 1_000), values: values
         )
     }

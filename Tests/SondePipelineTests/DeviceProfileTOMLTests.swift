@@ -10,7 +10,9 @@ import _SondeTestSupport
     @Test func sampleFaultyPumpIsTheLegacyFileConverted() throws {
         let toml = try DeviceProfile.load(path: root.appendingPathComponent("sample-data/faulty-pump.toml").path)
         let legacy = try DeviceProfile.load(path: Fixtures.url("profiles/faulty-pump-legacy.profile").path)
-        #expect(DeviceProfile.isLegacyText(try DeviceProfile.text(path: Fixtures.url("profiles/faulty-pump-legacy.profile").path)))
+        #expect(
+            DeviceProfile.isLegacyText(
+                try DeviceProfile.text(path: Fixtures.url("profiles/faulty-pump-legacy.profile").path)))
         #expect(toml == legacy)
         #expect(toml.channels.count == 2 && toml.channels[0].tones[0].harmonics == [0.7, 0.25, 0.1])
         #expect(toml.channels[1].impulseRate == 178 && toml.channels[1].impulseAmplitude == 2)
@@ -62,14 +64,23 @@ import _SondeTestSupport
 
     @Test func mistakesNameTheFileAndTheSetting() {
         let cases: [(text: String, mentions: [String])] = [
-            ("rate = 1000\n[[channels]]\ntones = [{ frequency = 10, amplitude = 3.5e38 }]\n", ["channels[1].tones[1].amplitude"]),
+            (
+                "rate = 1000\n[[channels]]\ntones = [{ frequency = 10, amplitude = 3.5e38 }]\n",
+                ["channels[1].tones[1].amplitude"]
+            ),
             ("rate = 1000\n[[channels]]\nnoise = 1e38\n", ["channels[1].noise", "6σ"]),
             ("rate = 1000\n[[channels]]\ndrift = { amplitude = 1, period = 1e-300 }\n", ["channels[1].drift.period"]),
             ("rate = 1000\n[[channels]]\nimpulses = { rate = -1, amplitude = 1 }\n", ["channels[1].impulses.rate"]),
-            ("rate = 1000\n[[channels]]\ntones = [{ frequency = 1e300, amplitude = 1 }]\n", ["channels[1].tones[1].frequency"]),
+            (
+                "rate = 1000\n[[channels]]\ntones = [{ frequency = 1e300, amplitude = 1 }]\n",
+                ["channels[1].tones[1].frequency"]
+            ),
             ("rate = 1000\n[[channels]]\noffset = \"high\"\n", ["channels[1].offset", "expected a finite number"]),
             ("rate = 1000\n[[channels]]\noffset = nan\n", ["channels[1].offset", "expected a finite number"]),
-            ("rate = 1000\n[[channels]]\ntones = [{ frequency = 10, amplitude = 3e38 }]\noffset = 3e38\n", ["beyond a 32-bit"]),
+            (
+                "rate = 1000\n[[channels]]\ntones = [{ frequency = 10, amplitude = 3e38 }]\noffset = 3e38\n",
+                ["beyond a 32-bit"]
+            ),
             ("rate = 0\n[[channels]]\n", ["1 to 1000000 Hz"]),
             ("rate = 1000\n", ["no channels"]),
             ("[[channels]]\n", ["no rate"]),

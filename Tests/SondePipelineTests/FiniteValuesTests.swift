@@ -59,11 +59,13 @@ final class SpikeSource: SampleSource {
         var options = PipelineGraph.Options(jobs: 2)
         if testCase.encodes {
             options.encoder = RecordWriters.encoder(
-                format: .csv, layout: RecordLayout(valueColumns: try settings.valueColumns(sampleRate: 1000), includesFile: false))
+                format: .csv,
+                layout: RecordLayout(valueColumns: try settings.valueColumns(sampleRate: 1000), includesFile: false))
         }
         let graph = PipelineGraph(settings: settings, options: options)
         let source = SpikeSource(
-            frames: 8192, channels: 2, spikeFrame: testCase.spikeSample, spikeChannel: testCase.channel, spike: testCase.spike)
+            frames: 8192, channels: 2, spikeFrame: testCase.spikeSample, spikeChannel: testCase.channel,
+            spike: testCase.spike)
         // The first frame holding the spike: frames start every 32 samples and span 64.
         let firstFrame = max(0, (testCase.spikeSample - 64) / 32 + 1)
         let nonFinite = Atomic<Int>(0)

@@ -16,14 +16,16 @@ import Testing
         families.mfccCount = 13
         families.octaveSets = [.octave, .thirdOctave]
         return try PipelineSettings(
-            frameLength: 256, hop: 100, filters: [try FilterSpec.parse("highpass:20:2")], bands: [Band(low: 0, high: 500)],
+            frameLength: 256, hop: 100, filters: [try FilterSpec.parse("highpass:20:2")],
+            bands: [Band(low: 0, high: 500)],
             families: families)
     }
 
     private func sequentialRecords(sources: [(String, SyntheticSource)]) throws -> [String] {
         let collector = BatchCollector()
         for (name, source) in sources {
-            let processor = try SourceProcessor(format: source.format, settings: try Self.settings(), fileName: name, maximumBlock: 4096)
+            let processor = try SourceProcessor(
+                format: source.format, settings: try Self.settings(), fileName: name, maximumBlock: 4096)
             _ = try BatchRun.run(source: source, processor: processor) { collector.append($0) }
         }
         return collector.records
@@ -31,12 +33,17 @@ import Testing
 
     @Test(arguments: [(1, 1, 64), (2, 7, 4096), (3, 128, 1 << 20), (2, 1, 1 << 16)])
     func graphMatchesTheSequentialPath(jobs: Int, framesPerJob: Int, ringCapacity: Int) async throws {
-        let make = { [("a", SyntheticSource(frames: 20_000, channels: 2)), ("b", SyntheticSource(frames: 9_000, channels: 3))] }
+        let make = {
+            [("a", SyntheticSource(frames: 20_000, channels: 2)), ("b", SyntheticSource(frames: 9_000, channels: 3))]
+        }
         let expected = try sequentialRecords(sources: make())
         let collector = BatchCollector()
         let graph = PipelineGraph(
-            settings: try Self.settings(), options: .init(jobs: jobs, ringCapacity: ringCapacity, framesPerJob: framesPerJob))
-        _ = try await graph.run(inputs: make().map { PipelineGraph.Input(name: $0.0, source: $0.1) }) { collector.append($0) }
+            settings: try Self.settings(),
+            options: .init(jobs: jobs, ringCapacity: ringCapacity, framesPerJob: framesPerJob))
+        _ = try await graph.run(inputs: make().map { PipelineGraph.Input(name: $0.0, source: $0.1) }) {
+            collector.append($0)
+        }
         let records = collector.records
         #expect(records.count == expected.count)
         // The first record that differs, not both lists (each record is 100+ values).
@@ -51,11 +58,16 @@ import Testing
         let column = try #require(configuration.columnNames.firstIndex(of: "spectral_flux"))
         let collector = BatchCollector()
         let graph = PipelineGraph(settings: settings, options: .init(jobs: 2, framesPerJob: 5))
-        let sources = [("a", SyntheticSource(frames: 3_000, channels: 1)), ("b", SyntheticSource(frames: 3_000, channels: 1))]
-        _ = try await graph.run(inputs: sources.map { PipelineGraph.Input(name: $0.0, source: $0.1) }) { collector.append($0) }
+        let sources = [
+            ("a", SyntheticSource(frames: 3_000, channels: 1)), ("b", SyntheticSource(frames: 3_000, channels: 1)),
+        ]
+        _ = try await graph.run(inputs: sources.map { PipelineGraph.Input(name: $0.0, source: $0.1) }) {
+            collector.append($0)
+        }
         let batches = collector.batches.withLock { $0 }
         for name in ["a", "b"] {
-            let values = batches.filter { $0.fileName == name }.sorted { $0.firstFrame < $1.firstFrame }.flatMap { batch in
+            let values = batches.filter { $0.fileName == name }.sorted { $0.firstFrame < $1.firstFrame }.flatMap {
+                batch in
                 (0..<batch.recordCount).map { batch.values[$0 * batch.columnCount + column] }
             }
             let first = values.first

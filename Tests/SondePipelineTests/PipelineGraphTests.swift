@@ -58,7 +58,8 @@ final class BatchCollector: Sendable {
                     let frame = batch.firstFrame + record / batch.channelNames.count
                     let channel = batch.channelNames[record % batch.channelNames.count]
                     let values = batch.values[(record * batch.columnCount)..<((record + 1) * batch.columnCount)]
-                    return "\(batch.fileName) \(frame) \(channel) " + values.map { String($0.bitPattern, radix: 16) }.joined(separator: ",")
+                    return "\(batch.fileName) \(frame) \(channel) "
+                        + values.map { String($0.bitPattern, radix: 16) }.joined(separator: ",")
                 }
             }
         }
@@ -72,24 +73,35 @@ final class BatchCollector: Sendable {
     private func sequentialRecords(sources: [(String, SyntheticSource)]) throws -> [String] {
         let collector = BatchCollector()
         for (name, source) in sources {
-            let processor = try SourceProcessor(format: source.format, settings: settings, fileName: name, maximumBlock: 4096)
+            let processor = try SourceProcessor(
+                format: source.format, settings: settings, fileName: name, maximumBlock: 4096)
             _ = try BatchRun.run(source: source, processor: processor) { collector.append($0) }
         }
         return collector.records
     }
 
-    private func graphRecords(sources: [(String, SyntheticSource)], options: PipelineGraph.Options) async throws -> (records: [String], summary: PipelineGraph.Summary) {
+    private func graphRecords(
+        sources: [(String, SyntheticSource)], options: PipelineGraph.Options
+    ) async throws -> (records: [String], summary: PipelineGraph.Summary) {
         let collector = BatchCollector()
         let graph = PipelineGraph(settings: settings, options: options)
-        let summary = try await graph.run(inputs: sources.map { PipelineGraph.Input(name: $0.0, source: $0.1) }) { collector.append($0) }
+        let summary = try await graph.run(inputs: sources.map { PipelineGraph.Input(name: $0.0, source: $0.1) }) {
+            collector.append($0)
+        }
         return (collector.records, summary)
     }
 
     @Test(arguments: [1, 2, 3], [64, 4096, 1 << 20])
     func graphOutputIsIdenticalToTheSequentialPath(jobs: Int, ringCapacity: Int) async throws {
-        let make = { [("a", SyntheticSource(frames: 20_000, channels: 2)), ("b", SyntheticSource(frames: 9_000, channels: 3)), ("c", SyntheticSource(frames: 100, channels: 1))] }
+        let make = {
+            [
+                ("a", SyntheticSource(frames: 20_000, channels: 2)), ("b", SyntheticSource(frames: 9_000, channels: 3)),
+                ("c", SyntheticSource(frames: 100, channels: 1)),
+            ]
+        }
         let expected = try sequentialRecords(sources: make())
-        let (records, summary) = try await graphRecords(sources: make(), options: .init(jobs: jobs, ringCapacity: ringCapacity, framesPerJob: 7))
+        let (records, summary) = try await graphRecords(
+            sources: make(), options: .init(jobs: jobs, ringCapacity: ringCapacity, framesPerJob: 7))
         #expect(records.count == expected.count)
         #expect(records == expected)
         #expect(summary.samplesPerChannel == [20_000, 9_000, 100])
@@ -97,11 +109,16 @@ final class BatchCollector: Sendable {
     }
 
     @Test func sourceErrorEndsTheRunAndIsThrownOnce() async throws {
-        let sources = [("ok", SyntheticSource(frames: 50_000, channels: 2)), ("bad", SyntheticSource(frames: 50_000, channels: 2, failAfter: 30_000))]
+        let sources = [
+            ("ok", SyntheticSource(frames: 50_000, channels: 2)),
+            ("bad", SyntheticSource(frames: 50_000, channels: 2, failAfter: 30_000)),
+        ]
         let graph = PipelineGraph(settings: settings, options: .init(jobs: 2, ringCapacity: 4096))
         let collector = BatchCollector()
         await #expect(throws: SondeError.self) {
-            _ = try await graph.run(inputs: sources.map { PipelineGraph.Input(name: $0.0, source: $0.1) }) { collector.append($0) }
+            _ = try await graph.run(inputs: sources.map { PipelineGraph.Input(name: $0.0, source: $0.1) }) {
+                collector.append($0)
+            }
         }
     }
 

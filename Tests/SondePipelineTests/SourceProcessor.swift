@@ -51,7 +51,8 @@ final class SourceProcessor {
             for frame in 0..<frameCount {
                 for (index, channel) in channels.enumerated() {
                     let base = (frame * channelCount + index) * columnCount
-                    channel.extractFrame(frame, into: UnsafeMutableBufferPointer(rebasing: values[base..<(base + columnCount)]))
+                    channel.extractFrame(
+                        frame, into: UnsafeMutableBufferPointer(rebasing: values[base..<(base + columnCount)]))
                 }
             }
         }

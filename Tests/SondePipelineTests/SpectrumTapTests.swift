@@ -22,11 +22,15 @@ private final class RecordingTap: SpectrumTap {
 
     func receive(_ spectra: FrameSpectra) {
         calls.withLock {
-            $0.append(Call(input: spectra.input, channel: spectra.channel, firstFrame: spectra.firstFrame, frameCount: spectra.frameCount))
+            $0.append(
+                Call(
+                    input: spectra.input, channel: spectra.channel, firstFrame: spectra.firstFrame,
+                    frameCount: spectra.frameCount))
         }
         self.spectra.withLock { stored in
             for offset in 0..<spectra.frameCount {
-                stored["\(spectra.input)/\(spectra.channel)/\(spectra.firstFrame + offset)"] = Array(spectra.frame(offset))
+                stored["\(spectra.input)/\(spectra.channel)/\(spectra.firstFrame + offset)"] = Array(
+                    spectra.frame(offset))
             }
         }
     }
@@ -53,7 +57,9 @@ private final class RecordingTap: SpectrumTap {
             var first = 0
             while first < summary.frames[input] {
                 let count = Swift.min(5, summary.frames[input] - first)
-                for channel in 0..<channels { expected.append(.init(input: input, channel: channel, firstFrame: first, frameCount: count)) }
+                for channel in 0..<channels {
+                    expected.append(.init(input: input, channel: channel, firstFrame: first, frameCount: count))
+                }
                 first += count
             }
         }

@@ -13,7 +13,9 @@ import _SondeTestSupport
         var average = [Double](repeating: 0, count: n / 2 + 1)
         let frames = stride(from: 0, through: samples.count - n, by: n / 2).map { Array(samples[$0..<($0 + n)]) }
         for frame in frames {
-            for (k, p) in Periodogram.density(frame, sampleRate: fs).enumerated() { average[k] += p / Double(frames.count) }
+            for (k, p) in Periodogram.density(frame, sampleRate: fs).enumerated() {
+                average[k] += p / Double(frames.count)
+            }
         }
         let frequencies = (0...(n / 2)).map { Double($0) * fs / Double(n) }
         var plot = SpectrumPlot(title: "tone", frequencies: frequencies, power: average, bands: [900...1100])
@@ -29,7 +31,8 @@ import _SondeTestSupport
         #expect(svg.components(separatedBy: "class=\"harmonic\"").count - 1 == 2)
         let label3000 = try #require(SVGInspection.xOfLabel("3000", in: svg))
         let harmonics = SVGInspection.numbers(after: "class=\"harmonic\" x1=\"", in: svg)
-        #expect(harmonics.contains { abs($0 - label3000) <= 1 }, "harmonics at \(harmonics), 3000 Hz label at \(label3000)")
+        #expect(
+            harmonics.contains { abs($0 - label3000) <= 1 }, "harmonics at \(harmonics), 3000 Hz label at \(label3000)")
         #expect(svg.contains("class=\"band\""))
         // Log power axis: decade labels, the tone's power near the top.
         #expect(highest.y < plot.layout.top + plot.layout.plotHeight * 0.1)
@@ -71,11 +74,14 @@ import _SondeTestSupport
         #expect(image.width == spectrogram.columnCount && image.height == spectrogram.rows)
         // Row index of the brightest pixel from the top: climbing means it falls, never rises.
         let brightestRows = (0..<image.width).map { column in
-            (0..<image.height).max { image.luminance(column: column, row: $0) < image.luminance(column: column, row: $1) } ?? 0
+            (0..<image.height).max {
+                image.luminance(column: column, row: $0) < image.luminance(column: column, row: $1)
+            } ?? 0
         }
         for (a, b) in zip(brightestRows, brightestRows.dropFirst()) { #expect(b <= a, "\(brightestRows)") }
         #expect(brightestRows.first ?? 0 > (brightestRows.last ?? 0) + image.height / 2)
-        let plot = SpectrogramPlot(title: "chirp", spectrogram: spectrogram, sampleRate: fs, frameLength: n, hop: hop).svg()
+        let plot = SpectrogramPlot(title: "chirp", spectrogram: spectrogram, sampleRate: fs, frameLength: n, hop: hop)
+            .svg()
         #expect(plot.contains("Time (s)") && plot.contains("Frequency (Hz)") && plot.contains("dB re 1"))
         #expect(plot.contains("href=\"data:image/png;base64,"))
     }

@@ -9,7 +9,13 @@ import _SondeTestSupport
     static let distributions: [(String, @Sendable (inout SplitMix64) -> Double)] = [
         ("uniform 0-1", { Double.random(in: 0..<1, using: &$0) }),
         ("positive over nine decades", { pow(10, 9 * Double.random(in: 0..<1, using: &$0) - 6) }),
-        ("signed, zeros in it", { r in let u = Double.random(in: 0..<1, using: &r); return u < 0.1 ? 0 : (u < 0.5 ? -1 : 1) * pow(10, 4 * Double.random(in: 0..<1, using: &r) - 2) }),
+        (
+            "signed, zeros in it",
+            { r in
+                let u = Double.random(in: 0..<1, using: &r);
+                return u < 0.1 ? 0 : (u < 0.5 ? -1 : 1) * pow(10, 4 * Double.random(in: 0..<1, using: &r) - 2)
+            }
+        ),
         ("negative dB levels", { -20 - 80 * Double.random(in: 0..<1, using: &$0) }),
         ("offset 9.81 + small vibration", { 9.81 + 1e-4 * (Double.random(in: 0..<1, using: &$0) - 0.5) }),
     ]
@@ -30,7 +36,9 @@ import _SondeTestSupport
             for q in [0.0, 0.05, 0.5, 0.95, 1.0] {
                 let exact = values[Int((q * Double(count - 1)).rounded(.down))]
                 let got = sketch.quantile(q) ?? .nan
-                #expect(abs(got - exact) <= 0.005 * abs(exact) * (1 + 1e-12), "\(name), n=\(count), q=\(q): got \(got), want \(exact)")
+                #expect(
+                    abs(got - exact) <= 0.005 * abs(exact) * (1 + 1e-12),
+                    "\(name), n=\(count), q=\(q): got \(got), want \(exact)")
             }
         }
     }

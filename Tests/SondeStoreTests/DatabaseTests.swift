@@ -7,7 +7,10 @@ import Testing
 @Suite struct DatabaseTests {
     @Test func opensInWALModeWithTheSchemaMigrated() throws {
         let harness = try StoreHarness()
-        #expect(try harness.database.appliedMigrations() == ["v1: accounts and measurements", "v2: failed logins per email and source"])
+        #expect(
+            try harness.database.appliedMigrations() == [
+                "v1: accounts and measurements", "v2: failed logins per email and source",
+            ])
         let header = try #require(FileManager.default.contents(atPath: harness.database.path))
         // SQLite's header: bytes 18 and 19 (file format read/write versions) are 2 in WAL mode.
         #expect(header.count >= 100 && header[18] == 2 && header[19] == 2)
@@ -16,7 +19,10 @@ import Testing
         #expect(try harness.database.isConsistent())
         // Opening again migrates nothing twice.
         let again = try SQLiteDatabase(path: harness.database.path)
-        #expect(try again.appliedMigrations() == ["v1: accounts and measurements", "v2: failed logins per email and source"])
+        #expect(
+            try again.appliedMigrations() == [
+                "v1: accounts and measurements", "v2: failed logins per email and source",
+            ])
     }
 
     @Test func anUnwritablePlaceIsAnErrorThatNamesIt() {

@@ -20,13 +20,16 @@ import Testing
     /// What `sonde process` writes for `batches`: the same writer, fed directly. A Parquet
     /// footer also holds the measurement's settings and device, as an export adds them.
     private func processOutput(
-        _ batches: [RecordBatch], columns: [String], format: OutputFormat, of saved: SavedMeasurement, in directory: String
+        _ batches: [RecordBatch], columns: [String], format: OutputFormat, of saved: SavedMeasurement,
+        in directory: String
     ) throws -> Data {
         let path = directory + "/reference-\(UUID().uuidString).\(format.rawValue)"
         let writer = try RecordWriters.make(
             format: format, layout: RecordLayout(valueColumns: columns, includesFile: false),
             output: OutputFile(atomicallyReplacing: path),
-            parquet: ParquetWriterOptions(keyValueMetadata: [("sonde.settings", saved.settings), ("sonde.device", saved.deviceID)])
+            parquet: ParquetWriterOptions(keyValueMetadata: [
+                ("sonde.settings", saved.settings), ("sonde.device", saved.deviceID),
+            ])
         )
         for batch in batches { try writer.write(batch) }
         try writer.finish()

@@ -13,7 +13,8 @@ public enum FeatureTolerance {
     ///   - frameLength: N, for `spectral_flux`'s floor (section 7 columns only).
     ///   - velocityLow: LO of `--velocity-band`, for `velocity_rms`'s floor.
     public static func mismatches(
-        columns: [String], got: [String], want: [String], sampleRate: Double, frameLength: Int = 0, velocityLow: Double = 10
+        columns: [String], got: [String], want: [String], sampleRate: Double, frameLength: Int = 0,
+        velocityLow: Double = 10
     ) -> [String] {
         var problems: [String] = []
         func value(_ name: String, in row: [String]) -> Double? {

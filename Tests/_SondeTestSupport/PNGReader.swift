@@ -14,18 +14,25 @@ public struct PNGReader: Sendable {
     }
 
     public init(_ bytes: [UInt8]) throws {
-        guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { throw Failure(description: "no PNG signature") }
+        guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+            throw Failure(description: "no PNG signature")
+        }
         var offset = 8
         var width = 0, height = 0
         var palette: [(UInt8, UInt8, UInt8)] = []
         var compressed: [UInt8] = []
-        func u32(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        func u32(_ at: Int) -> Int {
+            Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+        }
         while offset + 12 <= bytes.count {
             let length = u32(offset)
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            guard offset + 12 + length <= bytes.count else { throw Failure(description: "chunk \(type) runs past the end") }
+            guard offset + 12 + length <= bytes.count else {
+                throw Failure(description: "chunk \(type) runs past the end")
+            }
             let data = Array(bytes[(offset + 8)..<(offset + 8 + length)])
-            guard UInt32(u32(offset + 8 + length)) == Self.crc32(Array(bytes[(offset + 4)..<(offset + 8 + length)])) else {
+            guard UInt32(u32(offset + 8 + length)) == Self.crc32(Array(bytes[(offset + 4)..<(offset + 8 + length)]))
+            else {
                 throw Failure(description: "bad CRC in \(type)")
             }
             switch type {
@@ -47,7 +54,9 @@ public struct PNGReader: Sendable {
         var at = 2
         while true {
             let header = compressed[at]
-            guard header & 0b110 == 0 else { throw Failure(description: "compressed deflate block: not what sonde writes") }
+            guard header & 0b110 == 0 else {
+                throw Failure(description: "compressed deflate block: not what sonde writes")
+            }
             let length = Int(compressed[at + 1]) | Int(compressed[at + 2]) << 8
             let check = Int(compressed[at + 3]) | Int(compressed[at + 4]) << 8
             guard length ^ check == 0xFFFF else { throw Failure(description: "bad stored-block length") }
@@ -55,11 +64,15 @@ public struct PNGReader: Sendable {
             at += 5 + length
             if header & 1 == 1 { break }
         }
-        guard raw.count == (width + 1) * height else { throw Failure(description: "\(raw.count) bytes for \(width)x\(height)") }
+        guard raw.count == (width + 1) * height else {
+            throw Failure(description: "\(raw.count) bytes for \(width)x\(height)")
+        }
         var pixels: [(UInt8, UInt8, UInt8)] = []
         pixels.reserveCapacity(width * height)
         for row in 0..<height {
-            guard raw[row * (width + 1)] == 0 else { throw Failure(description: "row filter \(raw[row * (width + 1)])") }
+            guard raw[row * (width + 1)] == 0 else {
+                throw Failure(description: "row filter \(raw[row * (width + 1)])")
+            }
             for column in 0..<width { pixels.append(palette[Int(raw[row * (width + 1) + 1 + column])]) }
         }
         self.width = width
@@ -69,7 +82,9 @@ public struct PNGReader: Sendable {
 
     /// The PNG inside a `data:image/png;base64,...` URI.
     public init(dataURI: String) throws {
-        guard let comma = dataURI.firstIndex(of: ","), let data = Data(base64Encoded: String(dataURI[dataURI.index(after: comma)...])) else {
+        guard let comma = dataURI.firstIndex(of: ","),
+            let data = Data(base64Encoded: String(dataURI[dataURI.index(after: comma)...]))
+        else {
             throw Failure(description: "not a base64 data URI")
         }
         try self.init([UInt8](data))

@@ -22,8 +22,12 @@ public struct RecordTable: Sendable {
                 if c == "\"" {
                     if let n = next() {
                         if n == "\"" { field.unicodeScalars.append("\"") } else { inQuotes = false; pending = n }
-                    } else { inQuotes = false }
-                } else { field.unicodeScalars.append(c) }
+                    } else {
+                        inQuotes = false
+                    }
+                } else {
+                    field.unicodeScalars.append(c)
+                }
             } else if c == "\"" {
                 inQuotes = true
             } else if c == "," {

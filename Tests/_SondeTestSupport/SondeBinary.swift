@@ -16,7 +16,9 @@ public enum SondeBinary {
     public static func product(_ name: String) -> URL {
         var directory = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
         // The runner may sit inside an .xctest bundle directory.
-        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS" || directory.lastPathComponent == "Contents" {
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
+            || directory.lastPathComponent == "Contents"
+        {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent(name)
@@ -29,7 +31,8 @@ public enum SondeBinary {
     @discardableResult
     ///   - executable: another program to run instead (a shell that sets limits first).
     public static func run(
-        _ arguments: [String], stdin: Data? = nil, in directory: URL = Fixtures.directory, environment: [String: String] = [:],
+        _ arguments: [String], stdin: Data? = nil, in directory: URL = Fixtures.directory,
+        environment: [String: String] = [:],
         executable: URL? = nil
     ) throws -> Result {
         let process = Process()

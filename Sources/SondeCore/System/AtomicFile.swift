@@ -51,7 +51,7 @@ package final class AtomicFile {
         do {
             fd = try SystemCall.open(folder, openTemporaryFile | O_WRONLY | O_CLOEXEC, mode: UInt32(permissions))
             pending = .unnamed(target: target)
-        } catch where [EOPNOTSUPP, EISDIR, EINVAL].contains(error.code) {
+        } catch  where [EOPNOTSUPP, EISDIR, EINVAL].contains(error.code) {
             // No O_TMPFILE here (some network file systems): a named temporary file.
             let name = target.split(separator: "/").last.map(String.init) ?? target
             let prefix = target.dropLast(name.count)
@@ -59,7 +59,8 @@ package final class AtomicFile {
             var template = Array("\(prefix).\(name).sonde-tmp-\(getpid())-XXXXXX".utf8CString)
             fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
             guard fd >= 0 else {
-                throw SondeError(.io, "cannot write '\(path)': \(SystemCall.describe(errno)); expected a writable folder")
+                throw SondeError(
+                    .io, "cannot write '\(path)': \(SystemCall.describe(errno)); expected a writable folder")
             }
             pending = .named(
                 temporary: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),

@@ -23,14 +23,16 @@ public enum SmallFile {
         let descriptor: Int32
         do {
             descriptor = try SystemCall.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        } catch where error.code == ENOENT {
+        } catch  where error.code == ENOENT {
             return nil
         } catch {
             throw failure(path, what, reason: error.description)
         }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw failure(path, what, reason: String(cString: strerror(errno))) }
+        guard fstat(descriptor, &status) == 0 else {
+            throw failure(path, what, reason: String(cString: strerror(errno)))
+        }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw failure(path, what, reason: "not a regular file; expected a small text file")
         }

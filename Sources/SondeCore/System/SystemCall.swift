@@ -53,7 +53,9 @@ package enum SystemCall {
     }
 
     /// Reads into `buffer` until it is full or the input ends; returns the bytes read.
-    package static func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
+    package static func readFully(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(Failure) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var count = 0
         while count < buffer.count {

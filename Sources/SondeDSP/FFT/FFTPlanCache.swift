@@ -44,9 +44,11 @@ final class FFTPlanCache: Sendable {
             let fromWisdom = output.base.withMemoryRebound(to: fftw_complex.self, capacity: bins) {
                 fftw_plan_dft_r2c_1d(Int32(length), input.base, $0, UInt32(FFTW_MEASURE) | UInt32(FFTW_WISDOM_ONLY))
             }
-            let pointer = fromWisdom ?? output.base.withMemoryRebound(to: fftw_complex.self, capacity: bins) {
-                fftw_plan_dft_r2c_1d(Int32(length), input.base, $0, UInt32(FFTW_ESTIMATE))
-            }
+            let pointer =
+                fromWisdom
+                ?? output.base.withMemoryRebound(to: fftw_complex.self, capacity: bins) {
+                    fftw_plan_dft_r2c_1d(Int32(length), input.base, $0, UInt32(FFTW_ESTIMATE))
+                }
             guard let pointer else { fatalError("FFTW could not plan a real FFT of size \(length)") }
             let plan = RealFFTPlan(pointer: pointer, length: length, isFromWisdom: fromWisdom != nil)
             state.plans[length] = plan

@@ -18,7 +18,8 @@ public enum FeatureCatalog {
         func family(_ type: any FeatureFamily.Type) -> Group {
             let declaration = type.declaration
             return Group(
-                title: declaration.name, summary: declaration.summary, columns: declaration.columns, options: declaration.options)
+                title: declaration.name, summary: declaration.summary, columns: declaration.columns,
+                options: declaration.options)
         }
         let features = Feature.allCases.map(\.declaration)
         let timeDomain: Set<FeatureDeclaration.Input> = [.samples, .moments]
@@ -36,7 +37,8 @@ public enum FeatureCatalog {
             + FeatureFamilies.registered.filter { !$0.followsBandPowers }.map(family)
             + [
                 Group(
-                    title: "band powers", summary: "the power in bands of your choice, after the features and the families above",
+                    title: "band powers",
+                    summary: "the power in bands of your choice, after the features and the families above",
                     columns: [FeatureDeclaration.bandPower], options: [])
             ]
             + FeatureFamilies.registered.filter { $0.followsBandPowers }.map(family)

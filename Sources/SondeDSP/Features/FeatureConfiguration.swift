@@ -33,7 +33,8 @@ public struct FeatureConfiguration: Sendable, Hashable {
         self.features = features
         self.bands = bands
         self.families = families
-        columnNames = features.map(\.rawValue) + FeatureFamilies.columnNames(for: self, followingBandPowers: false)
+        columnNames =
+            features.map(\.rawValue) + FeatureFamilies.columnNames(for: self, followingBandPowers: false)
             + bands.map(\.columnName) + FeatureFamilies.columnNames(for: self, followingBandPowers: true)
     }
 

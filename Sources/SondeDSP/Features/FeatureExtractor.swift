@@ -109,7 +109,9 @@ public final class FeatureExtractor {
             measureSpectrum(sums, into: &all, isFlat: flatValue != nil)
         }
         withUnsafeBytes(of: all) { allValues in
-            for (column, offset) in featureOffsets.enumerated() { values[column] = allValues.load(fromByteOffset: offset, as: Double.self) }
+            for (column, offset) in featureOffsets.enumerated() {
+                values[column] = allValues.load(fromByteOffset: offset, as: Double.self)
+            }
         }
         let df = configuration.sampleRate / Double(length)
         guard let p = powerStorage.baseAddress else { return }
@@ -146,7 +148,9 @@ public final class FeatureExtractor {
     }
 
     private func frameSpectrum(_ frame: UnsafeBufferPointer<Double>, isFlat: Bool) -> FrameSpectrum? {
-        guard let x = frame.baseAddress, let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = powerStorage.baseAddress else {
+        guard let x = frame.baseAddress, let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress,
+            let p = powerStorage.baseAddress
+        else {
             return nil
         }
         return FrameSpectrum(samples: x, squaredMagnitude: s2, magnitude: s, power: p, isFlat: isFlat)
@@ -166,13 +170,15 @@ public final class FeatureExtractor {
     /// more than four standard deviations off (an impulse the sixteen samples happened to
     /// hit) is not used: the pass is repeated around the mean it found, as a two-pass
     /// method would. So is a guessed scale too far from the frame's peak.
-    private func measureTimeDomain(_ frame: UnsafeBufferPointer<Double>, into features: inout FrameFeatures) -> Double? {
+    private func measureTimeDomain(_ frame: UnsafeBufferPointer<Double>, into features: inout FrameFeatures) -> Double?
+    {
         guard let x = frame.baseAddress else { return nil }
         return window.coefficients.withUnsafeBufferPointer { w -> Double? in
             guard let w = w.baseAddress else { return nil }
             let n = Double(length)
             var (center, scale) = guessCenterAndScale(x)
-            var sums = FrameKernels.frameSums(x, center: center, scale: scale, window: w, windowed: fftInput.base, count: length)
+            var sums = FrameKernels.frameSums(
+                x, center: center, scale: scale, window: w, windowed: fftInput.base, count: length)
             if sums.maximum == sums.minimum {
                 // A flat frame: the exact values, not the rounding of N additions (which
                 // would make the skewness cut-off below depend on summation order).
@@ -193,7 +199,8 @@ public final class FeatureExtractor {
             if !(delta * delta <= 16 * m2) || !scaleIsClose {
                 center += delta / scale
                 scale = peakScale
-                sums = FrameKernels.frameSums(x, center: center, scale: scale, window: w, windowed: fftInput.base, count: length)
+                sums = FrameKernels.frameSums(
+                    x, center: center, scale: scale, window: w, windowed: fftInput.base, count: length)
                 delta = sums.s1 / n
                 m2 = sums.s2 / n - delta * delta
             }
@@ -258,7 +265,8 @@ public final class FeatureExtractor {
         } else {
             plan.execute(input: fftInput.base, output: out)
         }
-        guard let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = powerStorage.baseAddress else {
+        guard let s2 = squaredMagnitude.baseAddress, let s = magnitude.baseAddress, let p = powerStorage.baseAddress
+        else {
             return FrameKernels.SpectrumSums()
         }
         let powerScale = 1 / (configuration.sampleRate * window.sumOfSquares)
@@ -303,7 +311,8 @@ public final class FeatureExtractor {
         let peakBin = sums.peakBin
         let around = peakBin < nyquist ? SIMD3(p[peakBin - 1], p[peakBin], p[peakBin + 1]) : SIMD3(repeating: 1)
         let logarithms = FrameKernels.logarithm(
-            FrameKernels.Lanes(Swift.max(around[0], 1e-300), Swift.max(around[1], 1e-300), Swift.max(around[2], 1e-300), energy))
+            FrameKernels.Lanes(
+                Swift.max(around[0], 1e-300), Swift.max(around[1], 1e-300), Swift.max(around[2], 1e-300), energy))
         let bins = Double(binCount)
         features.spectralFlatness = exp(logQSum / bins) / (qSum / bins)
         if energy > 0 {

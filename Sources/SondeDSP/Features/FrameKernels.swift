@@ -65,7 +65,8 @@ enum FrameKernels {
         windowed: UnsafeMutablePointer<Double>, count: Int
     ) -> FrameSums {
         guard hasWideRegisters else {
-            return frameSumsInTwoPasses(x, center: center, scale: scale, window: window, windowed: windowed, count: count)
+            return frameSumsInTwoPasses(
+                x, center: center, scale: scale, window: window, windowed: windowed, count: count)
         }
         var s1 = Lanes(repeating: 0), s2 = Lanes(repeating: 0), s3 = Lanes(repeating: 0), s4 = Lanes(repeating: 0)
         var extremes = Extremes(x)
@@ -146,7 +147,8 @@ enum FrameKernels {
 
         @inline(__always)
         func sums(s1: Double, s2: Double, s3: Double, s4: Double) -> FrameSums {
-            FrameSums(s1: s1, s2: s2, s3: s3, s4: s4, minimum: minimum.min(), maximum: maximum.max(), crossings: crossings)
+            FrameSums(
+                s1: s1, s2: s2, s3: s3, s4: s4, minimum: minimum.min(), maximum: maximum.max(), crossings: crossings)
         }
     }
 }
@@ -183,10 +185,12 @@ extension FrameKernels {
     /// - Parameter powerScale: `1 / (fs·Σw²)`; P is twice that times |X|² except at DC and Nyquist.
     static func spectrum(
         _ complex: UnsafePointer<Double>, bins: Int, powerScale: Double,
-        squared: UnsafeMutablePointer<Double>, magnitude: UnsafeMutablePointer<Double>, power: UnsafeMutablePointer<Double>
+        squared: UnsafeMutablePointer<Double>, magnitude: UnsafeMutablePointer<Double>,
+        power: UnsafeMutablePointer<Double>
     ) -> SpectrumSums {
         let nyquist = bins - 1
-        var sumS = Lanes(repeating: 0), sumKS = Lanes(repeating: 0), sumKKS = Lanes(repeating: 0), sumE = Lanes(repeating: 0)
+        var sumS = Lanes(repeating: 0), sumKS = Lanes(repeating: 0), sumKKS = Lanes(repeating: 0),
+            sumE = Lanes(repeating: 0)
         var sumQ = Lanes(repeating: 0), sumLogQ = Lanes(repeating: 0), sumEL = Lanes(repeating: 0)
         let floor = Lanes(repeating: 1e-10)
         let logFloor = Lanes(repeating: Foundation.log(1e-10))
@@ -318,11 +322,14 @@ extension FrameKernels {
         // Int64 → Double): k + 2048 placed in the mantissa of 2^52, then 2^52 + 2048 taken
         // off, exactly.
         let kBits = ((fromOffset &>> 52) &+ SIMD4(repeating: 2048)) & SIMD4(repeating: 0xFFF)
-        let k = unsafeBitCast(kBits | SIMD4(repeating: 0x4330_0000_0000_0000), to: Lanes.self) - Lanes(repeating: 4_503_599_627_370_496.0 + 2048)
+        let k =
+            unsafeBitCast(kBits | SIMD4(repeating: 0x4330_0000_0000_0000), to: Lanes.self)
+            - Lanes(repeating: 4_503_599_627_370_496.0 + 2048)
         let i0 = Int(truncatingIfNeeded: entry[0]) &* 2, i1 = Int(truncatingIfNeeded: entry[1]) &* 2
         let i2 = Int(truncatingIfNeeded: entry[2]) &* 2, i3 = Int(truncatingIfNeeded: entry[3]) &* 2
         let inverseC = Lanes(logarithmTable[i0], logarithmTable[i1], logarithmTable[i2], logarithmTable[i3])
-        let logC = Lanes(logarithmTable[i0 &+ 1], logarithmTable[i1 &+ 1], logarithmTable[i2 &+ 1], logarithmTable[i3 &+ 1])
+        let logC = Lanes(
+            logarithmTable[i0 &+ 1], logarithmTable[i1 &+ 1], logarithmTable[i2 &+ 1], logarithmTable[i3 &+ 1])
         let r = multiplyAdd(z, inverseC, Lanes(repeating: -1))
         // log1p(r) - r = -r²/2 + r³/3 - r⁴/4 + r⁵/5, in a short chain.
         let r2 = r * r

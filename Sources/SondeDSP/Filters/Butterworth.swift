@@ -43,7 +43,9 @@ public enum Butterworth {
     ///   - high: upper -3 dB edge in Hz, low < high < sampleRate/2.
     ///   - sampleRate: in Hz, > 0.
     /// - Throws: `SondeError` `.invalidArgument`, message starting "Butterworth bandpass: ".
-    public static func bandpass(order: Int, low: Double, high: Double, sampleRate: Double) throws
+    public static func bandpass(
+        order: Int, low: Double, high: Double, sampleRate: Double
+    ) throws
         -> SecondOrderSections
     {
         try FilterDesignCheck.inContext("Butterworth bandpass") {
@@ -58,7 +60,9 @@ public enum Butterworth {
     ///   - high: upper -3 dB edge in Hz, low < high < sampleRate/2.
     ///   - sampleRate: in Hz, > 0.
     /// - Throws: `SondeError` `.invalidArgument`, message starting "Butterworth bandstop: ".
-    public static func bandstop(order: Int, low: Double, high: Double, sampleRate: Double) throws
+    public static func bandstop(
+        order: Int, low: Double, high: Double, sampleRate: Double
+    ) throws
         -> SecondOrderSections
     {
         try FilterDesignCheck.inContext("Butterworth bandstop") {

@@ -42,8 +42,11 @@ public struct FilterChain: Sendable {
     /// Filters `input` into `output` (which may be the same memory), continuing from the
     /// previous call. Allocates nothing.
     /// - Precondition: `output.count == input.count`.
-    public mutating func process(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
-        precondition(output.count == input.count, "FilterChain.process: output has \(output.count) samples, input \(input.count)")
+    public mutating func process(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>)
+    {
+        precondition(
+            output.count == input.count, "FilterChain.process: output has \(output.count) samples, input \(input.count)"
+        )
         if cascade != nil {
             cascade?.process(input, into: output)
         } else if let source = input.baseAddress, let destination = output.baseAddress, source != destination {
@@ -60,7 +63,8 @@ public struct FilterChain: Sendable {
         into firstOutput: UnsafeMutableBufferPointer<Double>, _ secondOutput: UnsafeMutableBufferPointer<Double>
     ) {
         guard var a = first.cascade, var b = second.cascade else {
-            precondition(first.cascade == nil && second.cascade == nil, "FilterChain.process: channels with different stages")
+            precondition(
+                first.cascade == nil && second.cascade == nil, "FilterChain.process: channels with different stages")
             precondition(firstOutput.count == secondOutput.count, "FilterChain.process: outputs of different lengths")
             for n in 0..<firstOutput.count {
                 firstOutput[n] = interleaved[n * stride]

@@ -49,8 +49,10 @@ public struct SOSFilter: Sendable {
     /// Filters `input` into `output` (which may be the same memory), continuing from the
     /// previous call. Allocates nothing.
     /// - Precondition: `output.count == input.count`.
-    public mutating func process(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>) {
-        precondition(output.count == input.count, "SOSFilter.process: output has \(output.count) samples, input \(input.count)")
+    public mutating func process(_ input: UnsafeBufferPointer<Double>, into output: UnsafeMutableBufferPointer<Double>)
+    {
+        precondition(
+            output.count == input.count, "SOSFilter.process: output has \(output.count) samples, input \(input.count)")
         guard let source = input.baseAddress, let destination = output.baseAddress, !input.isEmpty else { return }
         run(from: source, to: destination, count: input.count)
     }
@@ -79,9 +81,12 @@ public struct SOSFilter: Sendable {
         _ first: inout SOSFilter, _ second: inout SOSFilter, interleaved: UnsafePointer<Double>, stride: Int,
         into firstOutput: UnsafeMutableBufferPointer<Double>, _ secondOutput: UnsafeMutableBufferPointer<Double>
     ) {
-        precondition(stride >= 2 && firstOutput.count == secondOutput.count, "SOSFilter.process: bad interleaved layout")
+        precondition(
+            stride >= 2 && firstOutput.count == secondOutput.count, "SOSFilter.process: bad interleaved layout")
         guard let a = firstOutput.baseAddress, let b = secondOutput.baseAddress, !firstOutput.isEmpty else { return }
-        process(&first, &second, input: InterleavedLanes(base: interleaved, stride: stride), first: a, second: b, count: firstOutput.count)
+        process(
+            &first, &second, input: InterleavedLanes(base: interleaved, stride: stride), first: a, second: b,
+            count: firstOutput.count)
     }
 
     /// The section passes of the two-channel form: the first reads `input`, later ones
@@ -109,7 +114,9 @@ public struct SOSFilter: Sendable {
                     if section == 0 {
                         runSectionPair(taps: taps, state: state, input: input, first: a, second: b, count: count)
                     } else {
-                        runSectionPair(taps: taps + 5 * section, state: state + 2 * section, input: inPlace, first: a, second: b, count: count)
+                        runSectionPair(
+                            taps: taps + 5 * section, state: state + 2 * section, input: inPlace, first: a, second: b,
+                            count: count)
                     }
                     section += 2
                 }
@@ -117,7 +124,9 @@ public struct SOSFilter: Sendable {
                     if section == 0 {
                         runSection(taps: taps, state: state, input: input, first: a, second: b, count: count)
                     } else {
-                        runSection(taps: taps + 5 * section, state: state + 2 * section, input: inPlace, first: a, second: b, count: count)
+                        runSection(
+                            taps: taps + 5 * section, state: state + 2 * section, input: inPlace, first: a, second: b,
+                            count: count)
                     }
                 }
             }
@@ -129,7 +138,9 @@ public struct SOSFilter: Sendable {
     }
 
     /// The first pass reads `source`, later passes work in place on `destination`.
-    private mutating func run(from source: UnsafePointer<Double>, to destination: UnsafeMutablePointer<Double>, count: Int) {
+    private mutating func run(
+        from source: UnsafePointer<Double>, to destination: UnsafeMutablePointer<Double>, count: Int
+    ) {
         let sectionCount = sections.sectionCount
         taps.withUnsafeBufferPointer { taps in
             state.withUnsafeMutableBufferPointer { state in

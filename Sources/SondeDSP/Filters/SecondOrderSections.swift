@@ -26,7 +26,8 @@ public struct SecondOrderSections: Sendable, Hashable {
         for section in 0..<(coefficients.count / 6) {
             let row = coefficients[(6 * section)..<(6 * section + 6)]
             guard row.allSatisfy(\.isFinite) else {
-                throw SondeError(.invalidArgument, "second-order sections: section \(section) has a coefficient that is not finite")
+                throw SondeError(
+                    .invalidArgument, "second-order sections: section \(section) has a coefficient that is not finite")
             }
             guard row[6 * section + 3] == 1 else {
                 throw SondeError(

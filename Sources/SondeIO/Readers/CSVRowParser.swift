@@ -193,7 +193,9 @@ final class CSVRowParser {
         at position: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, atEndOfInput: Bool
     ) -> Cell? {
         // Beyond the limit goes to the slow path too, which reports it.
-        guard case .number(let value, let stop) = numbers.scan(position), SampleLimits.contains(value) else { return nil }
+        guard case .number(let value, let stop) = numbers.scan(position), SampleLimits.contains(value) else {
+            return nil
+        }
         let terminator = stop.pointee
         if terminator == Self.comma {
             return Cell(value: value, next: stop + 1, endsRow: false, newlines: 0)

@@ -33,7 +33,8 @@ final class InMemorySoundFile {
         var io = SF_VIRTUAL_IO(
             get_filelen: { data in sf_count_t(InMemorySoundFile.from(data).bytes.count) },
             seek: { offset, whence, data in InMemorySoundFile.from(data).seek(Int(offset), whence: whence) },
-            read: { destination, count, data in InMemorySoundFile.from(data).read(into: destination, count: Int(count)) },
+            read: { destination, count, data in InMemorySoundFile.from(data).read(into: destination, count: Int(count))
+            },
             write: { _, _, _ in 0 },
             tell: { data in sf_count_t(InMemorySoundFile.from(data).position) }
         )

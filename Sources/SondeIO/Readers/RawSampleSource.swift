@@ -96,14 +96,15 @@ final class RawSampleSource: SampleSource {
     ///
     /// Why by hand: the scalar loop with its finiteness flag did not vectorise and cost 6%
     /// of a run on raw f32 input (perf).
-    static func widen(from source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Double>, count: Int) -> Bool {
+    static func widen(from source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Double>, count: Int) -> Bool
+    {
         let exponent = SIMD8<UInt32>(repeating: 0x7F80_0000)
         var nonFinite = SIMDMask<SIMD8<Int32>>(repeating: false)
         var index = 0
         while index + 8 <= count {
             var bits = source.loadUnaligned(fromByteOffset: index &* 4, as: SIMD8<UInt32>.self)
             #if _endian(big)
-            for lane in 0..<8 { bits[lane] = UInt32(littleEndian: bits[lane]) }
+                for lane in 0..<8 { bits[lane] = UInt32(littleEndian: bits[lane]) }
             #endif
             nonFinite = nonFinite .| (bits & exponent .== exponent)
             let floats = unsafeBitCast(bits, to: SIMD8<Float>.self)
@@ -127,7 +128,8 @@ final class RawSampleSource: SampleSource {
         for index in 0..<count where !SampleLimits.contains(samples[index]) {
             let sample = samplesDelivered + index
             let channels = format.channelCount
-            let expected = samples[index].isFinite
+            let expected =
+                samples[index].isFinite
                 ? "a magnitude of at most 1e100 (larger samples would overflow the features)" : "a finite number"
             throw SondeError(
                 .invalidInput,

@@ -20,7 +20,8 @@ public struct SampleInput: Sendable, Equatable {
     /// process, so the pipeline may do it on its own threads (`Inputs.opensQuickly`).
     public var isSmallRegularFile: Bool {
         var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && Int(status.st_size) <= InMemorySoundFile.sizeLimit
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+            && Int(status.st_size) <= InMemorySoundFile.sizeLimit
     }
 }
 
@@ -74,13 +75,17 @@ public struct SampleInputs: Sendable {
     /// - Throws: `SondeError(.io)` naming the list when it cannot be read.
     public static func readList(_ path: String) throws -> [UInt8] {
         let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw SondeError(.io, "--files-from \(path): cannot open it (\(SystemCall.describe(errno)))") }
+        guard descriptor >= 0 else {
+            throw SondeError(.io, "--files-from \(path): cannot open it (\(SystemCall.describe(errno)))")
+        }
         defer { if descriptor != 0 { close(descriptor) } }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = try chunk.withUnsafeMutableBytes { raw in
-                try SystemCall.retryingInterrupts("--files-from \(path): cannot read it") { read(descriptor, raw.baseAddress, raw.count) }
+                try SystemCall.retryingInterrupts("--files-from \(path): cannot read it") {
+                    read(descriptor, raw.baseAddress, raw.count)
+                }
             }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
@@ -106,7 +111,8 @@ public struct SampleInputs: Sendable {
             try walk(folder: argument, relative: "", visited: &visited)
             guard inputs.count > before else {
                 let names = extensions.sorted().map { ".\($0)" }.joined(separator: " ")
-                throw SondeError(.invalidInput, "\(argument): folder has no sample files (looked for \(names), in every subfolder)")
+                throw SondeError(
+                    .invalidInput, "\(argument): folder has no sample files (looked for \(names), in every subfolder)")
             }
             namesFiles = true
             return

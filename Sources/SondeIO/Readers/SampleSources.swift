@@ -24,7 +24,9 @@ public enum SampleSources {
     /// Raw input needs `--rate`; `--channels` defaults to 1.
     ///
     /// - Throws: `SondeError` naming the path and what was expected.
-    public static func open(path: String, options: SampleSourceOptions = SampleSourceOptions()) throws
+    public static func open(
+        path: String, options: SampleSourceOptions = SampleSourceOptions()
+    ) throws
         -> sending any SampleSource
     {
         try options.validate()
@@ -67,7 +69,8 @@ public enum SampleSources {
         }
         let types = SampleFormat.allCases.map(\.rawValue).joined(separator: "|")
         throw SondeError(
-            .invalidArgument, "\(path): cannot tell how its samples are encoded from the name; pass --sample-type \(types)")
+            .invalidArgument,
+            "\(path): cannot tell how its samples are encoded from the name; pass --sample-type \(types)")
     }
 
     /// The one list of the extensions sonde reads, and how: the reader and the folder walk
@@ -91,6 +94,7 @@ public enum SampleSources {
     /// The lower-cased text after the last `.` of the file name, or "".
     static func fileExtension(of path: String) -> String {
         let fileName = path.split(separator: "/").last.map(String.init) ?? path
-        return fileName.split(separator: ".", omittingEmptySubsequences: false).dropFirst().last.map { $0.lowercased() } ?? ""
+        return fileName.split(separator: ".", omittingEmptySubsequences: false).dropFirst().last.map { $0.lowercased() }
+            ?? ""
     }
 }

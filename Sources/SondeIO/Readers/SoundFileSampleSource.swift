@@ -39,7 +39,8 @@ final class SoundFileSampleSource: SampleSource {
         ownsDescriptor = input.ownsDescriptor
         var info = SF_INFO()
         // A short regular file is read whole and decoded from memory.
-        memory = input.isRegularFile ? input.size.flatMap { InMemorySoundFile(descriptor: input.descriptor, size: $0) } : nil
+        memory =
+            input.isRegularFile ? input.size.flatMap { InMemorySoundFile(descriptor: input.descriptor, size: $0) } : nil
         // sonde closes the descriptor itself, whether or not libsndfile accepts the file.
         let opened = memory.map { $0.open(info: &info) } ?? sf_open_fd(input.descriptor, Int32(SFM_READ), &info, 0)
         guard let file = opened else {
@@ -65,7 +66,8 @@ final class SoundFileSampleSource: SampleSource {
             input.closeIfOwned()
             throw SondeError(
                 .invalidInput,
-                "\(input.name): the header says \(channels) channels; expected at most \(SampleSourceOptions.maximumChannels)")
+                "\(input.name): the header says \(channels) channels; expected at most \(SampleSourceOptions.maximumChannels)"
+            )
         }
         if let wanted = options.channels, wanted != channels {
             sf_close(file)
@@ -110,7 +112,8 @@ final class SoundFileSampleSource: SampleSource {
         }
         for index in 0..<got * channels where !SampleLimits.contains(destination[index]) {
             let frame = framesDelivered + index / channels
-            let expected = destination[index].isFinite
+            let expected =
+                destination[index].isFinite
                 ? "a magnitude of at most 1e100 (larger samples would overflow the features)" : "a finite number"
             throw SondeError(
                 .invalidInput,

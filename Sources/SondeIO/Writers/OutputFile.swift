@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SondeCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where records go: standard output, a device or FIFO, or a file that appears only when
 /// the run succeeds (`AtomicFile`: a failed, interrupted or killed run leaves no file
@@ -61,7 +62,9 @@ public final class OutputFile {
     /// - Parameter syncOnCommit: false when the caller makes many outputs durable at once
     ///   (`syncfs`): an `fsync` per file took a dataset run of 20,000 clips from 4 to 46 s.
     /// - Throws: `SondeError(.io)` when the folder is missing or not writable.
-    public init(atomicallyReplacing path: String, flushPolicy: FlushPolicy = .whenFull, syncOnCommit: Bool = true) throws {
+    public init(
+        atomicallyReplacing path: String, flushPolicy: FlushPolicy = .whenFull, syncOnCommit: Bool = true
+    ) throws {
         self.flushPolicy = flushPolicy
         syncsOnCommit = syncOnCommit
         displayName = path

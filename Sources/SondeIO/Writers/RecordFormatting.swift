@@ -1,14 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SondeCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Appending CSV fields and record times to an output buffer in the spellings FEATURES.md
 /// section 6 asks for (numbers: `Array+NumberText.swift` in SondeCore).
 extension Array where Element == UInt8 {
     /// An RFC 4180 field: quoted (with doubled quotes) only when it holds `,`, `"`, CR or LF.
     mutating func appendCSVField(_ text: String) {
-        let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+        let needsQuotes = text.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13
+        }
         guard needsQuotes else {
             append(contentsOf: text.utf8)
             return

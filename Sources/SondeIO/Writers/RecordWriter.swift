@@ -45,7 +45,8 @@ public enum RecordWriters {
     /// - Parameter parquet: compression, row-group size and footer metadata; used by
     ///   `.parquet` only (commands reject Parquet options given with another format).
     public static func make(
-        format: OutputFormat, layout: RecordLayout, output: OutputFile, parquet: ParquetWriterOptions = ParquetWriterOptions()
+        format: OutputFormat, layout: RecordLayout, output: OutputFile,
+        parquet: ParquetWriterOptions = ParquetWriterOptions()
     ) throws -> any RecordWriter {
         switch format {
         case .csv: try CSVRecordWriter(layout: layout, output: output)

@@ -59,7 +59,8 @@ public final class SpectrumWriter {
             guard header == channelNames else {
                 throw SondeError(
                     .invalidInput,
-                    "'\(file)' has channels \(channelNames.joined(separator: ",")), the first input \(header.joined(separator: ",")): one CSV header cannot name both; use --format json or one run per input")
+                    "'\(file)' has channels \(channelNames.joined(separator: ",")), the first input \(header.joined(separator: ",")): one CSV header cannot name both; use --format json or one run per input"
+                )
             }
         } else {
             header = channelNames

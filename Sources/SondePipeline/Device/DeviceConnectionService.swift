@@ -15,7 +15,8 @@ public struct PairedDevice: Decodable, Sendable, Equatable {
     /// `device.json`'s text: written with `JSONValue`, read back with `JSONDecoder`.
     var json: JSONValue {
         .object([
-            "id": .string(id), "pairedAt": .string(pairedAt.formatted(.iso8601)), "profileSource": .string(profileSource),
+            "id": .string(id), "pairedAt": .string(pairedAt.formatted(.iso8601)),
+            "profileSource": .string(profileSource),
             "profileText": .string(profileText), "seed": .verbatim(String(seed)),
         ])
     }
@@ -51,9 +52,11 @@ public struct FileDeviceConnection: DeviceConnectionService {
     public func pair(profileText: String, profileSource: String, seed: UInt64) async throws -> PairedDevice {
         let device = SimulatedDevice(profile: try DeviceProfile.parse(profileText, source: profileSource), seed: seed)
         try await Task.sleep(for: .milliseconds(UInt64.random(in: handshakeMilliseconds)))
-        let paired = PairedDevice(id: device.deviceID, profileSource: profileSource, profileText: profileText, seed: seed, pairedAt: Date())
+        let paired = PairedDevice(
+            id: device.deviceID, profileSource: profileSource, profileText: profileText, seed: seed, pairedAt: Date())
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(paired.json.text.utf8).write(to: file, options: .atomic)
         } catch {
             throw SondeError(.io, "cannot remember the device in \(file.path): \(error.localizedDescription)")

@@ -30,12 +30,14 @@ extension DeviceProfile {
         var sectionLines: [Int] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let location = SourceLocation(file: source, line: index + 1)
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
+            let line =
+                rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
                 .trimmingCharacters(in: .whitespaces) ?? ""
             if line.isEmpty { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.dropFirst().hasPrefix("channel ") else {
-                    throw SondeError(.invalidInput, "expected a section like [channel accel_x], found \(line)", at: location)
+                    throw SondeError(
+                        .invalidInput, "expected a section like [channel accel_x], found \(line)", at: location)
                 }
                 let channelName = line.dropFirst("[channel ".count).dropLast().trimmingCharacters(in: .whitespaces)
                 channels.append(Channel(name: channelName.isEmpty ? "ch\(channels.count)" : channelName))
@@ -51,7 +53,10 @@ extension DeviceProfile {
                 let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
                 let numbers = words.compactMap { Double($0) }.filter(\.isFinite)
                 guard count.contains(words.count), numbers.count == words.count else {
-                    throw SondeError(.invalidInput, "\(key): expected \(count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound) or more") numbers, found '\(value)'", at: location)
+                    throw SondeError(
+                        .invalidInput,
+                        "\(key): expected \(count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound) or more") numbers, found '\(value)'",
+                        at: location)
                 }
                 return numbers
             }
@@ -68,7 +73,11 @@ extension DeviceProfile {
                 switch key {
                 case "name": name = value
                 case "rate": rate = try numbers(1...1)[0]
-                default: throw SondeError(.invalidInput, "unknown setting '\(key)' before any [channel NAME] section; expected name or rate", at: location)
+                default:
+                    throw SondeError(
+                        .invalidInput,
+                        "unknown setting '\(key)' before any [channel NAME] section; expected name or rate",
+                        at: location)
                 }
                 continue
             }
@@ -93,12 +102,16 @@ extension DeviceProfile {
                 channels[last].driftPeriod = n[1]
             case "impulses":
                 let n = try numbers(2...2)
-                guard n[0] >= 0 else { throw SondeError(.invalidInput, "impulses: rate must be 0 or more per second", at: location) }
+                guard n[0] >= 0 else {
+                    throw SondeError(.invalidInput, "impulses: rate must be 0 or more per second", at: location)
+                }
                 _ = try amplitudes([n[1]])
                 channels[last].impulseRate = n[0]
                 channels[last].impulseAmplitude = n[1]
             default:
-                throw SondeError(.invalidInput, "unknown channel setting '\(key)'; expected tone, noise, offset, drift or impulses", at: location)
+                throw SondeError(
+                    .invalidInput, "unknown channel setting '\(key)'; expected tone, noise, offset, drift or impulses",
+                    at: location)
             }
         }
         guard let rate else {

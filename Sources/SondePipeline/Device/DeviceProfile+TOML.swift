@@ -50,7 +50,8 @@ extension DeviceProfile {
             if !channel.tones.isEmpty {
                 lines.append("tones = [")
                 for tone in channel.tones {
-                    var fields = "frequency = \(Self.tomlNumber(tone.frequency)), amplitude = \(Self.tomlNumber(tone.amplitude))"
+                    var fields =
+                        "frequency = \(Self.tomlNumber(tone.frequency)), amplitude = \(Self.tomlNumber(tone.amplitude))"
                     if !tone.harmonics.isEmpty {
                         fields += ", harmonics = [\(tone.harmonics.map(Self.tomlNumber).joined(separator: ", "))]"
                     }
@@ -61,9 +62,11 @@ extension DeviceProfile {
             lines.append("noise = \(Self.tomlNumber(channel.noise))")
             lines.append("offset = \(Self.tomlNumber(channel.offset))")
             lines.append(
-                "drift = { amplitude = \(Self.tomlNumber(channel.driftAmplitude)), period = \(Self.tomlNumber(channel.driftPeriod)) }")
+                "drift = { amplitude = \(Self.tomlNumber(channel.driftAmplitude)), period = \(Self.tomlNumber(channel.driftPeriod)) }"
+            )
             lines.append(
-                "impulses = { rate = \(Self.tomlNumber(channel.impulseRate)), amplitude = \(Self.tomlNumber(channel.impulseAmplitude)) }")
+                "impulses = { rate = \(Self.tomlNumber(channel.impulseRate)), amplitude = \(Self.tomlNumber(channel.impulseAmplitude)) }"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -133,7 +136,9 @@ private struct ProfileReader {
     /// A number checked as an amplitude (noise: as an RMS, at 6σ).
     func amplitude(_ value: any TOMLValueConvertible, at path: String, isNoise: Bool = false) throws -> Double {
         let amplitude = try number(value, at: path)
-        if let problem = DeviceProfile.amplitudeProblem(amplitude, isNoise: isNoise) { throw error("\(path): \(problem)") }
+        if let problem = DeviceProfile.amplitudeProblem(amplitude, isNoise: isNoise) {
+            throw error("\(path): \(problem)")
+        }
         return amplitude
     }
 
@@ -150,7 +155,9 @@ private struct ProfileReader {
                     throw error("\(tonePath): expected { frequency = HZ, amplitude = A }")
                 }
                 let frequency = try number(frequencyValue, at: "\(tonePath).frequency")
-                if let problem = DeviceProfile.frequencyProblem(frequency) { throw error("\(tonePath).frequency: \(problem)") }
+                if let problem = DeviceProfile.frequencyProblem(frequency) {
+                    throw error("\(tonePath).frequency: \(problem)")
+                }
                 var harmonics: [Double] = []
                 if let list = tone["harmonics"] {
                     for (order, harmonic) in try array(list, at: "\(tonePath).harmonics").enumerated() {
@@ -168,7 +175,9 @@ private struct ProfileReader {
         if let drift = table["drift"] {
             let driftTable = try self.table(drift, at: "\(path).drift")
             try onlyKeys(driftTable, ["amplitude", "period"], at: "\(path).drift")
-            if let value = driftTable["amplitude"] { channel.driftAmplitude = try amplitude(value, at: "\(path).drift.amplitude") }
+            if let value = driftTable["amplitude"] {
+                channel.driftAmplitude = try amplitude(value, at: "\(path).drift.amplitude")
+            }
             if let value = driftTable["period"] {
                 let period = try number(value, at: "\(path).drift.period")
                 guard period >= DeviceProfile.smallestDriftPeriod else {

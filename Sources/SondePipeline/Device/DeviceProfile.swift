@@ -95,7 +95,8 @@ public struct DeviceProfile: Sendable, Equatable {
 
     public init(name: String, sampleRate: Double, channels: [Channel]) throws {
         guard Self.rateRange.contains(sampleRate) else {
-            throw SondeError(.invalidArgument, "device rate \(sampleRate.compactDescription) Hz: expected 1 to 1000000 Hz")
+            throw SondeError(
+                .invalidArgument, "device rate \(sampleRate.compactDescription) Hz: expected 1 to 1000000 Hz")
         }
         guard !channels.isEmpty else {
             throw SondeError(.invalidArgument, "device profile '\(name)' has no channels; add a [channel NAME] section")
@@ -114,7 +115,8 @@ public struct DeviceProfile: Sendable, Equatable {
             }
             guard !(channel.driftAmplitude != 0 && channel.driftPeriod < Self.smallestDriftPeriod) else {
                 throw SondeError(
-                    .invalidArgument, "channel \(channel.name): drift period \(channel.driftPeriod) s: expected at least 1e-6 s")
+                    .invalidArgument,
+                    "channel \(channel.name): drift period \(channel.driftPeriod) s: expected at least 1e-6 s")
             }
         }
         self.name = name

@@ -26,7 +26,9 @@ public final class SimulatedDevice: SampleSource {
         self.profile = profile
         self.seed = seed
         format = StreamFormat(sampleRate: profile.sampleRate, channelNames: profile.channels.map(\.name))
-        channels = profile.channels.indices.map { ChannelState(random: Xoshiro256StarStar(seed: seed &+ UInt64($0) &* 0x9E37_79B9)) }
+        channels = profile.channels.indices.map {
+            ChannelState(random: Xoshiro256StarStar(seed: seed &+ UInt64($0) &* 0x9E37_79B9))
+        }
     }
 
     /// A stable id naming the profile and seed, as a paired device reports it.
@@ -63,7 +65,8 @@ public final class SimulatedDevice: SampleSource {
                         }
                     }
                     if settings.driftAmplitude != 0 {
-                        value += settings.driftAmplitude * DeterministicMath.sinOfCycles(n / (rate * settings.driftPeriod))
+                        value +=
+                            settings.driftAmplitude * DeterministicMath.sinOfCycles(n / (rate * settings.driftPeriod))
                     }
                     if settings.noise != 0 {
                         value += settings.noise * state.random.nextGaussian()

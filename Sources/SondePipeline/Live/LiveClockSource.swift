@@ -36,7 +36,10 @@ public final class LiveClockSource: SampleSource {
     ///   - paced: false to deliver as fast as asked (`--as-fast-as-possible`).
     ///   - deviceBufferSeconds: how much a live device buffers before it drops.
     ///   - arrivals: where to note when samples arrive, for latency statistics.
-    public init(base: any SampleSource, policy: OverrunPolicy, paced: Bool = true, deviceBufferSeconds: Double = 0.5, arrivals: ArrivalLog? = nil) {
+    public init(
+        base: any SampleSource, policy: OverrunPolicy, paced: Bool = true, deviceBufferSeconds: Double = 0.5,
+        arrivals: ArrivalLog? = nil
+    ) {
         self.base = base
         self.policy = policy
         self.paced = paced
@@ -88,7 +91,8 @@ public final class LiveClockSource: SampleSource {
         scratch.withUnsafeMutableBufferPointer { scratch in
             while remaining > 0 {
                 let take = Swift.min(remaining, blockFrames)
-                let got = (try? base.read(into: UnsafeMutableBufferPointer(rebasing: scratch[0..<(take * channels)]))) ?? 0
+                let got =
+                    (try? base.read(into: UnsafeMutableBufferPointer(rebasing: scratch[0..<(take * channels)]))) ?? 0
                 if got == 0 { break }
                 remaining -= got
             }

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import SondeCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Passes another source's samples through and writes them to a raw file as they go
 /// (`--record`), so a live run can be measured again with `sonde process`.
@@ -21,7 +22,8 @@ public final class RecordingSource: SampleSource {
     /// - Throws: `SondeError` for a type other than f32le/f64le or a file that cannot be created.
     public init(base: any SampleSource, path: String, sampleFormat: SampleFormat) throws {
         guard sampleFormat == .f32le || sampleFormat == .f64le else {
-            throw SondeError(.unsupported, "--record \(path): recordings are f32le or f64le (name the file .f32 or .f64)")
+            throw SondeError(
+                .unsupported, "--record \(path): recordings are f32le or f64le (name the file .f32 or .f64)")
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {

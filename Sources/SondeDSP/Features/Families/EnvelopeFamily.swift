@@ -14,7 +14,8 @@ final class EnvelopeFamily: FeatureFamily {
         summary: "amplitude envelope (Hilbert) and its dominant frequency",
         columns: [
             FeatureDeclaration(
-                .name("envelope_rms"), unit: "input unit", definition: "sqrt(mean(env²)), env = |hilbert(x)| of the unwindowed frame; 0 for a flat frame",
+                .name("envelope_rms"), unit: "input unit",
+                definition: "sqrt(mean(env²)), env = |hilbert(x)| of the unwindowed frame; 0 for a flat frame",
                 reference: "scipy.signal.hilbert(x)", input: .spectrum, request: .byName, tolerance: .amplitude),
             FeatureDeclaration(
                 .name("envelope_frequency"), unit: "Hz",
@@ -127,7 +128,8 @@ final class EnvelopeFamily: FeatureFamily {
             }
         }
         guard peak < nyquist else { return Double(peak) }
-        let a = log(Swift.max(power(peak - 1), 1e-300)), b = log(Swift.max(best, 1e-300)), c = log(Swift.max(power(peak + 1), 1e-300))
+        let a = log(Swift.max(power(peak - 1), 1e-300)), b = log(Swift.max(best, 1e-300)),
+            c = log(Swift.max(power(peak + 1), 1e-300))
         let denominator = a - 2 * b + c
         let offset = denominator == 0 ? 0 : Swift.min(Swift.max(0.5 * (a - c) / denominator, -0.5), 0.5)
         return Double(peak) + offset

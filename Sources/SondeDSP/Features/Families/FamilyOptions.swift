@@ -44,10 +44,13 @@ public struct FamilyOptions: Sendable, Hashable {
         guard band.low > 0, band.low < band.high, band.high.isFinite else {
             throw SondeError(
                 .invalidArgument,
-                "--velocity-band \(band.low.compactDescription)-\(band.high.compactDescription): expected 0 < LO < HI in Hz (e.g. 10-1000)")
+                "--velocity-band \(band.low.compactDescription)-\(band.high.compactDescription): expected 0 < LO < HI in Hz (e.g. 10-1000)"
+            )
         }
         guard reference > 0, reference.isFinite else {
-            throw SondeError(.invalidArgument, "--reference \(reference.compactDescription): expected a positive finite number (e.g. 2e-5 for Pa)")
+            throw SondeError(
+                .invalidArgument,
+                "--reference \(reference.compactDescription): expected a positive finite number (e.g. 2e-5 for Pa)")
         }
     }
 }

@@ -4,9 +4,12 @@ public import SondeCore
 /// The registry of optional feature families, in FEATURES.md section 7's column order.
 /// A new family is one file and one line here.
 public enum FeatureFamilies {
-    static var registered: [any FeatureFamily.Type] { [
-        MelFamily.self, FluxFamily.self, VelocityFamily.self, EnvelopeFamily.self, LevelFamily.self, OctaveBandsFamily.self,
-    ] }
+    static var registered: [any FeatureFamily.Type] {
+        [
+            MelFamily.self, FluxFamily.self, VelocityFamily.self, EnvelopeFamily.self, LevelFamily.self,
+            OctaveBandsFamily.self,
+        ]
+    }
 
     /// Every family's declaration, in column order.
     public static var declarations: [FamilyDeclaration] { registered.map { $0.declaration } }
@@ -48,7 +51,8 @@ public enum FeatureFamilies {
     /// - Throws: `SondeError(.invalidArgument)` for text that is not `LO-HI`.
     public static func parseVelocityBand(_ text: String) throws -> Band {
         let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite, high.isFinite else {
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]), low.isFinite, high.isFinite
+        else {
             throw SondeError(.invalidArgument, "--velocity-band '\(text)': expected LO-HI in Hz, e.g. 10-1000")
         }
         return Band(low: low, high: high)
@@ -62,6 +66,8 @@ public enum FeatureFamilies {
 
 extension Substring {
     func trimmingASCIISpaces() -> String {
-        String(self.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        String(
+            self.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()
+        )
     }
 }

@@ -14,8 +14,10 @@ final class FluxFamily: FeatureFamily {
         columns: [
             FeatureDeclaration(
                 .name("spectral_flux"), unit: "|X| (input unit · samples)",
-                definition: "sqrt(Σ_k (|X_t[k]| - |X_t-1[k]|)²), X_t-1 the same channel's previous frame; 0 for frame 0 of each input",
-                reference: "numpy (Essentia's Flux, L2, not rectified)", input: .previousSpectrum, request: .byName, tolerance: .flux)
+                definition:
+                    "sqrt(Σ_k (|X_t[k]| - |X_t-1[k]|)²), X_t-1 the same channel's previous frame; 0 for frame 0 of each input",
+                reference: "numpy (Essentia's Flux, L2, not rectified)", input: .previousSpectrum, request: .byName,
+                tolerance: .flux)
         ],
         options: []
     )
@@ -35,7 +37,6 @@ final class FluxFamily: FeatureFamily {
     }
 
     deinit { previous.deallocate() }
-
 
     func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>) {
         guard let previousBase = previous.baseAddress else { return }

@@ -8,14 +8,17 @@ final class LevelFamily: FeatureFamily {
         summary: "frequency-weighted sound levels",
         columns: [
             FeatureDeclaration(
-                .name("level_a"), unit: "dB re R", definition: "10·log10(max(Σ_{k>=1} P[k]·WA(f[k])·df, 1e-30) / R²), IEC 61672-1 A weighting",
+                .name("level_a"), unit: "dB re R",
+                definition: "10·log10(max(Σ_{k>=1} P[k]·WA(f[k])·df, 1e-30) / R²), IEC 61672-1 A weighting",
                 reference: "numpy (IEC 61672-1's RA(f))", input: .spectrum, request: .byName, tolerance: .level),
             FeatureDeclaration(
                 .name("level_c"), unit: "dB re R", definition: "the same with the C weighting WC",
                 reference: "numpy (IEC 61672-1's RC(f))", input: .spectrum, request: .byName, tolerance: .level),
         ],
         options: [
-            .init(flag: "--reference", valueName: "R", help: "0 dB of level_a, level_c and the octave bands, > 0 (default 1; 2e-5 for Pa gives dB SPL).")
+            .init(
+                flag: "--reference", valueName: "R",
+                help: "0 dB of level_a, level_c and the octave bands, > 0 (default 1; 2e-5 for Pa gives dB SPL).")
         ]
     )
 
@@ -50,8 +53,10 @@ final class LevelFamily: FeatureFamily {
     /// IEC 61672-1 A weighting as a power ratio: (RA(f)·10^(2/20))².
     static func aWeight(_ f: Double) -> Double {
         let f2 = f * f
-        let r = 12194.0 * 12194.0 * f2 * f2
-            / ((f2 + 20.6 * 20.6) * ((f2 + 107.7 * 107.7) * (f2 + 737.9 * 737.9)).squareRoot() * (f2 + 12194.0 * 12194.0))
+        let r =
+            12194.0 * 12194.0 * f2 * f2
+            / ((f2 + 20.6 * 20.6) * ((f2 + 107.7 * 107.7) * (f2 + 737.9 * 737.9)).squareRoot()
+                * (f2 + 12194.0 * 12194.0))
         let a = r * pow(10, 2.0 / 20)
         return a * a
     }

@@ -10,18 +10,25 @@ final class MelFamily: FeatureFamily {
         columns: [
             FeatureDeclaration(
                 .pattern(prefix: "mel_", display: "mel_1 .. mel_M"), unit: "dB",
-                definition: "10·log10(max(B @ |X|², 1e-10)), B = librosa.filters.mel(sr=fs, n_fft=N, n_mels=M, norm='slaney') in float64",
-                reference: "librosa.filters.mel, librosa.power_to_db(E, ref=1, amin=1e-10, top_db=None)", input: .spectrum,
+                definition:
+                    "10·log10(max(B @ |X|², 1e-10)), B = librosa.filters.mel(sr=fs, n_fft=N, n_mels=M, norm='slaney') in float64",
+                reference: "librosa.filters.mel, librosa.power_to_db(E, ref=1, amin=1e-10, top_db=None)",
+                input: .spectrum,
                 request: .byOption("--mel M"), tolerance: .melLevel),
             FeatureDeclaration(
                 .pattern(prefix: "mfcc_", display: "mfcc_1 .. mfcc_C"), unit: "dB",
                 definition: "scipy.fft.dct(mel levels, type=2, norm='ortho')[:C] over all M levels",
-                reference: "librosa.feature.mfcc(S=mel levels, n_mfcc=C)", input: .spectrum, request: .byOption("--mfcc C"),
+                reference: "librosa.feature.mfcc(S=mel levels, n_mfcc=C)", input: .spectrum,
+                request: .byOption("--mfcc C"),
                 tolerance: .melLevel),
         ],
         options: [
-            .init(flag: "--mel", valueName: "M", help: "Mel band levels mel_1..mel_M in dB (librosa's Slaney filters), 1 <= M <= 256."),
-            .init(flag: "--mfcc", valueName: "C", help: "MFCCs mfcc_1..mfcc_C from M mel bands (--mel, else 128), 1 <= C <= M."),
+            .init(
+                flag: "--mel", valueName: "M",
+                help: "Mel band levels mel_1..mel_M in dB (librosa's Slaney filters), 1 <= M <= 256."),
+            .init(
+                flag: "--mfcc", valueName: "C",
+                help: "MFCCs mfcc_1..mfcc_C from M mel bands (--mel, else 128), 1 <= C <= M."),
         ]
     )
 
@@ -50,7 +57,8 @@ final class MelFamily: FeatureFamily {
         writesLevels = options.melBands != nil
         coefficientCount = options.mfccCount ?? 0
         var bins: [Range<Int>] = [], starts: [Int] = [], weights: [Double] = []
-        Self.slaneyFilters(sampleRate: configuration.sampleRate, frameLength: configuration.frameLength, bands: m) { row in
+        Self.slaneyFilters(sampleRate: configuration.sampleRate, frameLength: configuration.frameLength, bands: m) {
+            row in
             // Only the filter's non-zero stretch is kept: M·K weights would be 67 MB at M = 256, N = 65536.
             let first = row.firstIndex { $0 != 0 } ?? 0
             let end = (row.lastIndex { $0 != 0 } ?? -1) + 1
@@ -113,11 +121,12 @@ final class MelFamily: FeatureFamily {
             let lowerWidth = melFrequencies[i + 1] - melFrequencies[i]
             let upperWidth = melFrequencies[i + 2] - melFrequencies[i + 1]
             let norm = 2.0 / (melFrequencies[i + 2] - melFrequencies[i])
-            body(frequencies.map { f in
-                let lower = -(melFrequencies[i] - f) / lowerWidth
-                let upper = (melFrequencies[i + 2] - f) / upperWidth
-                return Swift.max(0, Swift.min(lower, upper)) * norm
-            })
+            body(
+                frequencies.map { f in
+                    let lower = -(melFrequencies[i] - f) / lowerWidth
+                    let upper = (melFrequencies[i + 2] - f) / upperWidth
+                    return Swift.max(0, Swift.min(lower, upper)) * norm
+                })
         }
     }
 

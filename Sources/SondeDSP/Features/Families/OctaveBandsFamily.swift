@@ -10,8 +10,10 @@ final class OctaveBandsFamily: FeatureFamily {
         columns: [
             FeatureDeclaration(
                 .pattern(prefix: "octave:", display: "octave:NOMINAL"), unit: "dB re R",
-                definition: "10·log10(max(Σ_{lo <= f[k] < hi} P[k]·df, 1e-30) / R²), centre 1000·10^(3x/10), edges centre·10^(∓3/20); every band from df to fs/2, named by its IEC 61260-1 nominal centre to three significant digits (octave:16000, third_octave:31.5)",
-                reference: "numpy (IEC 61260-1 base 10)", input: .spectrum, request: .byOption("--bands octave"), tolerance: .level),
+                definition:
+                    "10·log10(max(Σ_{lo <= f[k] < hi} P[k]·df, 1e-30) / R²), centre 1000·10^(3x/10), edges centre·10^(∓3/20); every band from df to fs/2, named by its IEC 61260-1 nominal centre to three significant digits (octave:16000, third_octave:31.5)",
+                reference: "numpy (IEC 61260-1 base 10)", input: .spectrum, request: .byOption("--bands octave"),
+                tolerance: .level),
             FeatureDeclaration(
                 .pattern(prefix: "third_octave:", display: "third_octave:NOMINAL"), unit: "dB re R",
                 definition: "the same with centre 1000·10^(x/10), edges centre·10^(∓1/20)",

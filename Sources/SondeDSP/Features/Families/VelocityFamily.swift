@@ -11,11 +11,14 @@ final class VelocityFamily: FeatureFamily {
             FeatureDeclaration(
                 .name("velocity_rms"), unit: "input unit · s (m/s² in, m/s out)",
                 definition: "sqrt(Σ P[k] / (2π f[k])² · df) over LO <= f[k] < HI",
-                reference: "scipy.signal.periodogram(x, fs, window='hann', scaling='density')", input: .spectrum, request: .byName,
+                reference: "scipy.signal.periodogram(x, fs, window='hann', scaling='density')", input: .spectrum,
+                request: .byName,
                 tolerance: .velocity)
         ],
         options: [
-            .init(flag: "--velocity-band", valueName: "LO-HI", help: "velocity_rms band in Hz, 0 < LO < HI (default 10-1000, ISO 20816-1; 2-1000 for slow machines).")
+            .init(
+                flag: "--velocity-band", valueName: "LO-HI",
+                help: "velocity_rms band in Hz, 0 < LO < HI (default 10-1000, ISO 20816-1; 2-1000 for slow machines).")
         ]
     )
 

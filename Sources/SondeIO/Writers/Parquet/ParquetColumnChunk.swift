@@ -71,7 +71,9 @@ enum ParquetColumnChunk {
             encodings = [.plain]
             count = integers.count
             statistics = integers.min().flatMap { min in
-                integers.max().map { max in Parquet.Statistics(minValue: littleEndianBytes(min), maxValue: littleEndianBytes(max)) }
+                integers.max().map { max in
+                    Parquet.Statistics(minValue: littleEndianBytes(min), maxValue: littleEndianBytes(max))
+                }
             }
             dataPageOffset = offset + Int64(bytes.count - chunkStart)
             try integers.withUnsafeBufferPointer { all in

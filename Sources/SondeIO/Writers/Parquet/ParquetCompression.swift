@@ -59,7 +59,10 @@ final class ParquetPageCompressor {
             }
         }
         if ZSTD_isError(written) != 0 {
-            throw SondeError(.io, "zstd compression of a \(page.count)-byte Parquet page failed: \(String(cString: ZSTD_getErrorName(written)))")
+            throw SondeError(
+                .io,
+                "zstd compression of a \(page.count)-byte Parquet page failed: \(String(cString: ZSTD_getErrorName(written)))"
+            )
         }
         output.append(contentsOf: scratch[..<written])
     }

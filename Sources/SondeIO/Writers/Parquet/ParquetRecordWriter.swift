@@ -88,7 +88,8 @@ public final class ParquetRecordWriter: RecordWriter {
         case .wallClock: isWallClock = true
         }
         if let wallClock, wallClock != isWallClock {
-            throw SondeError(.invalidInput, "\(batch.fileName): live and recorded times cannot share one Parquet time column")
+            throw SondeError(
+                .invalidInput, "\(batch.fileName): live and recorded times cannot share one Parquet time column")
         }
         wallClock = isWallClock
         let columns = batch.columnCount
@@ -139,7 +140,8 @@ public final class ParquetRecordWriter: RecordWriter {
         }
         if layout.includesFile { leaves.append(string("file")) }
         if wallClock == true {
-            leaves.append(.init(name: "time", type: .int64, convertedType: .timestampMillis, logicalType: .timestampMillisUTC))
+            leaves.append(
+                .init(name: "time", type: .int64, convertedType: .timestampMillis, logicalType: .timestampMillisUTC))
         } else {
             leaves.append(.init(name: "time", type: .double))
         }
@@ -158,7 +160,8 @@ public final class ParquetRecordWriter: RecordWriter {
         var bytes: [UInt8] = []
         func writeChunk(_ values: ParquetColumnChunk.Values, _ name: String) throws {
             bytes.removeAll(keepingCapacity: true)
-            columns.append(try ParquetColumnChunk.write(values, name: name, offset: offset, compressor: compressor, into: &bytes))
+            columns.append(
+                try ParquetColumnChunk.write(values, name: name, offset: offset, compressor: compressor, into: &bytes))
             try output.write(bytes)
             offset += Int64(bytes.count)
         }
@@ -172,7 +175,8 @@ public final class ParquetRecordWriter: RecordWriter {
         for (index, name) in layout.valueColumns.enumerated() { try writeChunk(.doubles(group.values[index]), name) }
         rowGroups.append(
             Parquet.RowGroup(
-                columns: columns, numRows: Int64(group.rows), fileOffset: groupOffset, ordinal: Int16(exactly: rowGroups.count)
+                columns: columns, numRows: Int64(group.rows), fileOffset: groupOffset,
+                ordinal: Int16(exactly: rowGroups.count)
             )
         )
         rowsWritten += Int64(group.rows)

@@ -50,7 +50,8 @@ struct RowGroupBuffer {
     /// (`appendTime(of:start:quoted:)`), so it is the double the CSV prints, or the
     /// millisecond the RFC 3339 text shows.
     mutating func append(
-        file: UInt32, channel: UInt32, frame: Int, start: Int, clock: RecordClock, values record: UnsafeBufferPointer<Double>
+        file: UInt32, channel: UInt32, frame: Int, start: Int, clock: RecordClock,
+        values record: UnsafeBufferPointer<Double>
     ) {
         fileIDs.append(file)
         channelIDs.append(channel)
