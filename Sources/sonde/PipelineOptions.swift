@@ -6,22 +6,10 @@ import SondePipeline
 
 /// Framing, filter and feature options, shared by every command that runs the pipeline.
 struct PipelineOptions: ParsableArguments {
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Window length N in samples: a power of two from 16 to 1048576.", valueName: "N"))
-    var window: Int = 1024
+    /// Window, hop and filters, declared once (`sonde spectrum` takes only these).
+    @OptionGroup var framing: FramingOptions
 
-    @Option(name: .long, help: ArgumentHelp("Hop H between window starts, 1...N (default N/2).", valueName: "H"))
-    var hop: Int?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Filter stage, repeatable, applied in order: lowpass:F[:ORDER], highpass:F[:ORDER], bandpass:F1-F2[:ORDER], bandstop:F1-F2[:ORDER], notch:F[:Q], dc.",
-            valueName: "SPEC"
-        )
-    )
-    var filter: [String] = []
+    var filter: [String] { framing.filter }
 
     @Option(
         name: .long,
@@ -67,9 +55,9 @@ struct PipelineOptions: ParsableArguments {
         if let reference { families.reference = reference }
         families.octaveSets = bandRequest.octaveSets
         return try PipelineSettings(
-            frameLength: window,
-            hop: hop,
-            filters: try filter.map { try FilterSpec.parse($0) },
+            frameLength: framing.window,
+            hop: framing.hop,
+            filters: try framing.filter.map { try FilterSpec.parse($0) },
             features: selection.features,
             bands: bandRequest.bands,
             families: families

@@ -61,10 +61,8 @@ struct ProcessCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(
-        help: ArgumentHelp(
-            "Sample files, folders or quoted patterns to measure, or - for standard input.", valueName: "FILE"))
-    var inputs: [String] = []
+    @OptionGroup(title: "Inputs")
+    var inputList: InputListOptions
 
     @OptionGroup(title: "Pipeline")
     var pipeline: PipelineOptions
@@ -74,14 +72,6 @@ struct ProcessCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Engine")
     var engine: EngineOptions
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Also read input paths from LIST, one per line (- for standard input).", valueName: "LIST"))
-    var filesFrom: String?
-
-    @Flag(name: .long, help: "The --files-from list is NUL-separated (find -print0).")
-    var null = false
 
     @Option(name: .long, help: "Output format (default: from the -o extension, else csv).")
     var format: OutputFormat?
@@ -113,15 +103,6 @@ struct ProcessCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard !inputs.isEmpty || filesFrom != nil else {
-            throw ValidationError("expected at least one FILE, folder or pattern (or --files-from LIST)")
-        }
-        if inputs.filter({ $0 == "-" }).count + (filesFrom == "-" ? 1 : 0) > 1 {
-            throw ValidationError("standard input (-) can be read only once")
-        }
-        if null && filesFrom == nil {
-            throw ValidationError("--null describes the --files-from list; give --files-from LIST")
-        }
         if outputDir == nil {
             for (flag, given) in [("--overwrite", overwrite), ("--keep-going", keepGoing), ("--shard", shard != nil)]
             where given {
@@ -131,7 +112,7 @@ struct ProcessCommand: AsyncParsableCommand {
             if output != nil {
                 throw ValidationError("-o and --output-dir exclude each other: one output, or one per input")
             }
-            if inputs.contains("-") {
+            if inputList.readsStandardInput {
                 throw ValidationError("standard input has no name to write an output for in --output-dir; use -o")
             }
         }
@@ -141,13 +122,8 @@ struct ProcessCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let settings = try pipeline.settings()
-            var list = try SampleInputs(
-                arguments: inputs, sampleType: input.sampleType, excludingFolders: outputDir.map { [$0] } ?? [])
-            if let filesFrom {
-                try list.addList(
-                    SampleInputs.readList(filesFrom), from: filesFrom == "-" ? "standard input" : filesFrom,
-                    nullSeparated: null)
-            }
+            let list = try inputList.sampleInputs(
+                sampleType: input.sampleType, excludingFolders: outputDir.map { [$0] } ?? [])
             let options = SampleSourceOptions(
                 sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
             if let outputDir {
@@ -174,7 +150,7 @@ struct ProcessCommand: AsyncParsableCommand {
         // The first input is opened and checked before anything is written, and its rate
         // decides the columns (octave bands depend on it); the others are opened as the
         // graph reaches them and must give the same columns.
-        let first = try Self.open(list.inputs[0], settings: settings, options: options)
+        let first = try FileInputs.open(list.inputs[0], settings: settings, options: options)
         let columns = try settings.valueColumns(sampleRate: first.source.format.sampleRate)
         let layout = RecordLayout(valueColumns: columns, includesFile: list.namesFiles)
         var graphOptions = engine.graphOptions()
@@ -182,7 +158,8 @@ struct ProcessCommand: AsyncParsableCommand {
         let graph = PipelineGraph(settings: settings, options: graphOptions)
         let totalSamples =
             list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
-        let inputs = Self.lazyInputs(list.inputs, first: first, columns: columns, settings: settings, options: options)
+        let inputs = FileInputs.lazyInputs(
+            list.inputs, first: first, columns: columns, settings: settings, options: options)
         let destination =
             try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
             ?? OutputFile(standardOutputFlushing: .whenFull)
@@ -222,7 +199,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let outputFormat = format ?? .csv
         let parquetOptions = try parquet.writerOptions(
             format: outputFormat, settings: ParquetOptions.settingsJSON(settings))
-        let columns = try Self.probeColumns(list.inputs, settings: settings, options: options)
+        let columns = try FileInputs.probeColumns(list.inputs, settings: settings, options: options)
         let layout = RecordLayout(valueColumns: columns, includesFile: list.namesFiles)
         let datasetSettings = DatasetSettings(
             window: settings.frameLength, hop: settings.hop, filters: pipeline.filter, columns: columns,
@@ -254,7 +231,8 @@ struct ProcessCommand: AsyncParsableCommand {
         let summary: PipelineGraph.Summary
         do {
             summary = try await graph.run(
-                Self.lazyInputs(todo.map(\.input), first: nil, columns: columns, settings: settings, options: options),
+                FileInputs.lazyInputs(
+                    todo.map(\.input), first: nil, columns: columns, settings: settings, options: options),
                 sink: sink)
         } catch {
             progress?.finish()
@@ -286,76 +264,5 @@ struct ProcessCommand: AsyncParsableCommand {
             return ProgressBar.start(enabled: !quiet, total: inputCount, unit: "inputs") { graph.inputsCompleted }
         }
         return ProgressBar.start(enabled: !quiet, total: totalSamples, unit: "samples") { graph.progress }
-    }
-
-    /// Inputs opened when the graph reaches them (but `first`, opened already), each
-    /// checked to give `columns`.
-    static func lazyInputs(
-        _ inputs: [SampleInput], first: PipelineGraph.Input?, columns: [String], settings: PipelineSettings,
-        options: SampleSourceOptions
-    ) -> PipelineGraph.Inputs {
-        let first = FirstInput(first)
-        return PipelineGraph.Inputs(
-            count: inputs.count, name: { inputs[$0].name }, opensQuickly: { inputs[$0].isSmallRegularFile }
-        ) { index in
-            if index == 0, let opened = first.take() { return opened }
-            let opened = try open(inputs[index], settings: settings, options: options)
-            let rate = opened.source.format.sampleRate
-            guard try settings.valueColumns(sampleRate: rate) == columns else {
-                throw SondeError(
-                    .invalidArgument,
-                    "--bands: \(inputs[index].path) at \(rate.compactDescription) Hz gets other octave bands than the first input; process inputs of one rate together"
-                )
-            }
-            return opened
-        }
-    }
-
-    /// The columns of a dataset run: those of the first input that opens (its rate decides
-    /// the octave bands). Every input failing to open is the first input's error.
-    private static func probeColumns(
-        _ inputs: [SampleInput], settings: PipelineSettings, options: SampleSourceOptions
-    ) throws -> [String] {
-        var firstError: (any Error)?
-        for input in inputs {
-            do {
-                let opened = try open(input, settings: settings, options: options)
-                return try settings.valueColumns(sampleRate: opened.source.format.sampleRate)
-            } catch {
-                firstError = firstError ?? error
-            }
-        }
-        throw firstError ?? SondeError(.invalidInput, "no input to measure")
-    }
-
-    /// Opens an input and checks that the filters and bands fit its rate.
-    static func open(
-        _ input: SampleInput, settings: PipelineSettings, options: SampleSourceOptions
-    ) throws -> PipelineGraph.Input {
-        let source = try SampleSources.open(path: input.path, options: options)
-        do {
-            try settings.validate(sampleRate: source.format.sampleRate)
-        } catch var error as SondeError {
-            // Whether a filter or band fits depends on the input's rate: say which input.
-            error.message += " (input '\(input.path)' is sampled at \(source.format.sampleRate.compactDescription) Hz)"
-            throw error
-        }
-        return PipelineGraph.Input(name: input.name, source: source)
-    }
-}
-
-/// An input opened before the run, handed to the graph once.
-private final class FirstInput: @unchecked Sendable {
-    // @unchecked: `input` is taken under `lock`, once, by the graph's opening thread.
-    private let lock = NSLock()
-    private var input: PipelineGraph.Input?
-
-    init(_ input: PipelineGraph.Input?) { self.input = input }
-
-    func take() -> PipelineGraph.Input? {
-        lock.lock()
-        defer { lock.unlock() }
-        defer { input = nil }
-        return input
     }
 }

@@ -36,9 +36,8 @@ struct ReportCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(
-        help: ArgumentHelp("Sample files, folders or quoted patterns, or - for standard input.", valueName: "FILE"))
-    var inputs: [String] = []
+    @OptionGroup(title: "Inputs")
+    var inputList: InputListOptions
 
     @OptionGroup(title: "Pipeline")
     var pipeline: PipelineOptions
@@ -48,14 +47,6 @@ struct ReportCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Engine")
     var engine: EngineOptions
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp("Also read input paths from LIST, one per line (- for standard input).", valueName: "LIST"))
-    var filesFrom: String?
-
-    @Flag(name: .long, help: "The --files-from list is NUL-separated (find -print0).")
-    var null = false
 
     @Option(
         name: [.short, .customLong("output")],
@@ -75,15 +66,6 @@ struct ReportCommand: AsyncParsableCommand {
     static let defaultTrends = ["rms", "peak", "crest_factor", "kurtosis", "dominant_frequency", "spectral_centroid"]
 
     func validate() throws {
-        guard !inputs.isEmpty || filesFrom != nil else {
-            throw ValidationError("expected at least one FILE, folder or pattern (or --files-from LIST)")
-        }
-        if inputs.filter({ $0 == "-" }).count + (filesFrom == "-" ? 1 : 0) > 1 {
-            throw ValidationError("standard input (-) can be read only once")
-        }
-        if null && filesFrom == nil {
-            throw ValidationError("--null describes the --files-from list; give --files-from LIST")
-        }
         if output == "-" { throw ValidationError("-o: a report is a file; give its name (report.html)") }
         if let figures {
             var isFolder: ObjCBool = false
@@ -96,19 +78,14 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let settings = try pipeline.settings()
-            var list = try SampleInputs(arguments: inputs, sampleType: input.sampleType)
-            if let filesFrom {
-                try list.addList(
-                    SampleInputs.readList(filesFrom), from: filesFrom == "-" ? "standard input" : filesFrom,
-                    nullSeparated: null)
-            }
+            let list = try inputList.sampleInputs(sampleType: input.sampleType)
             if let input = list.input(sameFileAs: output) {
                 throw SondeError(
                     .invalidArgument, "-o \(output) is the input '\(input.path)': writing it would destroy the input")
             }
             let options = SampleSourceOptions(
                 sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
-            let first = try ProcessCommand.open(list.inputs[0], settings: settings, options: options)
+            let first = try FileInputs.open(list.inputs[0], settings: settings, options: options)
             let columns = try settings.valueColumns(sampleRate: first.source.format.sampleRate)
             let spectra = ReportSpectra()
             var graphOptions = engine.graphOptions()
@@ -136,7 +113,7 @@ struct ReportCommand: AsyncParsableCommand {
                     figures: figures.map { ReportFigures(directory: $0) },
                     frameLength: settings.frameLength)
                 _ = try await graph.run(
-                    ProcessCommand.lazyInputs(
+                    FileInputs.lazyInputs(
                         list.inputs, first: first, columns: columns, settings: settings, options: options), sink: sink)
                 progress?.finish()
                 if let signal = interrupts.signal {

@@ -30,9 +30,8 @@ struct SpectrumCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(
-        help: ArgumentHelp("Sample files, folders or quoted patterns, or - for standard input.", valueName: "FILE"))
-    var inputs: [String] = []
+    @OptionGroup(title: "Inputs")
+    var inputList: InputListOptions
 
     @OptionGroup(title: "Framing")
     var framing: FramingOptions
@@ -54,15 +53,10 @@ struct SpectrumCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "No notes on standard error.")
     var quiet = false
 
-    func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("expected at least one FILE, folder or pattern") }
-        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
-    }
-
     func run() async throws {
         try await reportingErrors {
             let settings = try framing.settings()
-            let list = try SampleInputs(arguments: inputs, sampleType: input.sampleType)
+            let list = try inputList.sampleInputs(sampleType: input.sampleType)
             let options = SampleSourceOptions(
                 sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
             let outputPath = output == "-" ? nil : output
@@ -73,8 +67,8 @@ struct SpectrumCommand: AsyncParsableCommand {
             }
             let outputFormat = format ?? outputPath.flatMap(SpectrumWriter.Format.init(inferredFrom:)) ?? .csv
             // The first input is opened and checked before anything is written.
-            let first = try ProcessCommand.open(list.inputs[0], settings: settings, options: options)
-            let inputs = ProcessCommand.lazyInputs(
+            let first = try FileInputs.open(list.inputs[0], settings: settings, options: options)
+            let inputs = FileInputs.lazyInputs(
                 list.inputs, first: first, columns: [], settings: settings, options: options)
             let averager = SpectrumAverager()
             var graphOptions = engine.graphOptions()

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import SondeCore
+import SondeDSP
+import SondeIO
+import SondePipeline
+
+/// The one wiring of sample files into the graph, for every command that reads them
+/// (`process`, `report`, `spectrum`): the input list from FILE arguments and
+/// `--files-from`, each input opened when the graph reaches it and checked against the
+/// settings, and the columns a run writes.
+enum FileInputs {
+    /// Inputs opened when the graph reaches them (but `first`, opened already), each
+    /// checked to give `columns`.
+    static func lazyInputs(
+        _ inputs: [SampleInput], first: PipelineGraph.Input?, columns: [String], settings: PipelineSettings,
+        options: SampleSourceOptions
+    ) -> PipelineGraph.Inputs {
+        let first = FirstInput(first)
+        return PipelineGraph.Inputs(
+            count: inputs.count, name: { inputs[$0].name }, opensQuickly: { inputs[$0].isSmallRegularFile }
+        ) { index in
+            if index == 0, let opened = first.take() { return opened }
+            let opened = try open(inputs[index], settings: settings, options: options)
+            let rate = opened.source.format.sampleRate
+            guard try settings.valueColumns(sampleRate: rate) == columns else {
+                throw SondeError(
+                    .invalidArgument,
+                    "--bands: \(inputs[index].path) at \(rate.compactDescription) Hz gets other octave bands than the first input; process inputs of one rate together"
+                )
+            }
+            return opened
+        }
+    }
+
+    /// The columns of a dataset run: those of the first input that opens (its rate decides
+    /// the octave bands). Every input failing to open is the first input's error.
+    static func probeColumns(
+        _ inputs: [SampleInput], settings: PipelineSettings, options: SampleSourceOptions
+    ) throws -> [String] {
+        var firstError: (any Error)?
+        for input in inputs {
+            do {
+                let opened = try open(input, settings: settings, options: options)
+                return try settings.valueColumns(sampleRate: opened.source.format.sampleRate)
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        throw firstError ?? SondeError(.invalidInput, "no input to measure")
+    }
+
+    /// Opens an input and checks that the filters and bands fit its rate.
+    static func open(
+        _ input: SampleInput, settings: PipelineSettings, options: SampleSourceOptions
+    ) throws -> PipelineGraph.Input {
+        let source = try SampleSources.open(path: input.path, options: options)
+        do {
+            try settings.validate(sampleRate: source.format.sampleRate)
+        } catch var error as SondeError {
+            // Whether a filter or band fits depends on the input's rate: say which input.
+            error.message += " (input '\(input.path)' is sampled at \(source.format.sampleRate.compactDescription) Hz)"
+            throw error
+        }
+        return PipelineGraph.Input(name: input.name, source: source)
+    }
+}
+
+/// An input opened before the run, handed to the graph once.
+private final class FirstInput: @unchecked Sendable {
+    // @unchecked: `input` is taken under `lock`, once, by the graph's opening thread.
+    private let lock = NSLock()
+    private var input: PipelineGraph.Input?
+
+    init(_ input: PipelineGraph.Input?) { self.input = input }
+
+    func take() -> PipelineGraph.Input? {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { input = nil }
+        return input
+    }
+}
