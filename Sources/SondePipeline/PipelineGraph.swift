@@ -60,6 +60,15 @@ public final class PipelineGraph: Sendable {
             self.readFrames = Swift.max(1, readFrames)
             self.keepGoing = keepGoing
         }
+
+        /// For a source paced by its sample clock (a live device, `--realtime`): every
+        /// frame its own job, small reads (2 ms of samples) and a small ring, and each
+        /// record written when it is complete, so latency stays at a frame's computation.
+        public static func live(jobs: Int, sampleRate: Double) -> Options {
+            Options(
+                jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: Swift.max(16, Int(sampleRate / 500)),
+                recordsPerWrite: 1)
+        }
     }
 
     /// What a run did.

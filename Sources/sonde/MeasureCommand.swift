@@ -66,9 +66,7 @@ struct MeasureCommand: ServiceCommand {
         let started = Date().timeIntervalSince1970
         let graph = PipelineGraph(
             settings: settings,
-            options: PipelineGraph.Options(
-                jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)),
-                recordsPerWrite: 1)
+            options: .live(jobs: jobs, sampleRate: rate)
         )
         let interrupts = Interrupts { _ in graph.stop() }
         let collected = CapturedRecords(columns: columns)

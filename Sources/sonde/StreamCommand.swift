@@ -134,9 +134,7 @@ struct StreamCommand: AsyncParsableCommand {
             let writer = try RecordWriters.make(format: format.outputFormat, layout: layout, output: output)
             var options =
                 live.paced
-                ? PipelineGraph.Options(
-                    jobs: jobs, ringCapacity: 1 << 16, framesPerJob: 1, readFrames: max(16, Int(rate / 500)),
-                    recordsPerWrite: 1)
+                ? PipelineGraph.Options.live(jobs: jobs, sampleRate: rate)
                 : PipelineGraph.Options(jobs: jobs, framesPerJob: 8, recordsPerWrite: 1)
             options.encoder = writer.encoder
             var server: LiveServer?
