@@ -108,18 +108,19 @@ struct BenchCommand: AsyncParsableCommand {
                 valueColumns: try settings.valueColumns(sampleRate: profile.sampleRate), includesFile: false),
             output: try OutputFile(discarding: ())
         )
-        let graph = PipelineGraph(
-            settings: settings, options: PipelineGraph.Options(jobs: jobs, encoder: writer.encoder))
+        let run = GraphRun(settings: settings, options: PipelineGraph.Options(jobs: jobs, encoder: writer.encoder))
         let latencies = TimedEmitter(writer: writer, arrivals: arrivals, frameLength: settings.frameLength)
         let started = MonotonicClock.seconds()
-        let summary = try await graph.run(inputs: [PipelineGraph.Input(name: "bench", source: source)]) {
+        let summary = try await run.run([PipelineGraph.Input(name: "bench", source: source)]) {
             try latencies.emit($0)
         }
+        // A stopped bench measured part of its frames: its figures would mislead.
+        if let status = run.exitStatus { throw ExitCode(status) }
         try writer.finish()
         let elapsed = MonotonicClock.seconds() - started
         let samples = Double(summary.samplesPerChannel[0] * profile.channels.count)
         let histogram = latencies.latencies.withLock { $0 }
-        let busy = StageTimes.Stage.allCases.map { graph.stageTimes.seconds($0) }
+        let busy = StageTimes.Stage.allCases.map { run.graph.stageTimes.seconds($0) }
         let totalBusy = max(busy.reduce(0, +), 1e-12)
         var values: [(String, BenchValue)] = [
             ("seconds", .number(elapsed)),

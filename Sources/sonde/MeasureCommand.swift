@@ -64,15 +64,11 @@ struct MeasureCommand: ServiceCommand {
             frames: OptionRanges.frameCount(seconds: seconds, rate: rate)
         )
         let started = Date().timeIntervalSince1970
-        let graph = PipelineGraph(
-            settings: settings,
-            options: .live(jobs: jobs, sampleRate: rate)
-        )
-        let interrupts = Interrupts { _ in graph.stop() }
+        let run = GraphRun(settings: settings, options: .live(jobs: jobs, sampleRate: rate))
         let collected = CapturedRecords(columns: columns)
         let display = StatusLine(enabled: true, interval: .milliseconds(500)) { collected.currentValuesLine() }
-        _ = try await graph.run(
-            inputs: [
+        _ = try await run.run(
+            [
                 PipelineGraph.Input(
                     name: paired.id, source: source, clock: .wallClock(sampleRate: rate, epochOfFirstSample: started))
             ]
@@ -85,7 +81,7 @@ struct MeasureCommand: ServiceCommand {
         let saved = try await services.measurements.save(capture, records: collected.batches)
         let records = collected.batches.reduce(0) { $0 + $1.recordCount }
         AccountOutput.line("Saved measurement \(saved.id) (\(records) records from \(paired.id))")
-        if interrupts.signal == SIGTERM { throw ExitCode(143) }
+        if run.signal == SIGTERM { throw ExitCode(143) }
     }
 
     /// The settings as JSON text, as `MeasurementCapture` expects: `PipelineSettings.json`

@@ -155,7 +155,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let layout = RecordLayout(valueColumns: columns, includesFile: list.namesFiles)
         var graphOptions = engine.graphOptions()
         graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
-        let graph = PipelineGraph(settings: settings, options: graphOptions)
+        let run = GraphRun(settings: settings, options: graphOptions)
         let totalSamples =
             list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
         let inputs = FileInputs.lazyInputs(
@@ -163,32 +163,28 @@ struct ProcessCommand: AsyncParsableCommand {
         let destination =
             try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
             ?? OutputFile(standardOutputFlushing: .whenFull)
-        let interrupts = Interrupts { _ in graph.stop() }
-        let progress = startProgress(graph: graph, inputCount: list.inputs.count, totalSamples: totalSamples)
         let sink: SingleOutputSink
         do {
             sink = SingleOutputSink(
                 writer: try RecordWriters.make(
                     format: outputFormat, layout: layout, output: destination, parquet: parquetOptions),
                 frameLength: settings.frameLength)
-            let summary = try await graph.run(inputs, sink: sink)
-            progress?.finish()
-            if let signal = interrupts.signal, outputPath != nil {
+            let summary = try await run.run(
+                inputs, into: sink, progress: .files(count: list.inputs.count, samplesOfTheOne: totalSamples),
+                quiet: quiet)
+            if let status = run.exitStatus, let outputPath {
                 // A file output appears complete or not at all: an interrupted run keeps the old one.
                 destination.abandon()
-                Diagnostics.say(
-                    "sonde process: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(outputPath ?? "") left as it was"
-                )
-                throw ExitCode(128 + signal)
+                Diagnostics.say("sonde process: \(run.interruptedText); \(outputPath) left as it was")
+                throw ExitCode(status)
             }
             try sink.finish()
             if !quiet { for note in sink.notes where !summary.stopped { Diagnostics.note(note) } }
         } catch {
-            progress?.finish()
             destination.abandon()
             throw error
         }
-        if let status = interrupts.exitStatus { throw ExitCode(status) }
+        if let status = run.exitStatus { throw ExitCode(status) }
     }
 
     /// One output per input in `outputDir`, with a manifest; inputs whose output exists are
@@ -220,35 +216,31 @@ struct ProcessCommand: AsyncParsableCommand {
         var graphOptions = engine.graphOptions()
         graphOptions.keepGoing = keepGoing
         graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
-        let graph = PipelineGraph(settings: settings, options: graphOptions)
+        let graphRun = GraphRun(settings: settings, options: graphOptions)
         let todo = plan.todo
         let sink = DatasetSink(
             outputs: outputs, layout: layout, parquet: parquetOptions, manifest: plan.manifest,
             datasetIndices: todo.map(\.index),
             frameLength: settings.frameLength, report: { Diagnostics.error($0) })
-        let interrupts = Interrupts { _ in graph.stop() }
-        let progress = startProgress(graph: graph, inputCount: todo.count, totalSamples: nil)
         let summary: PipelineGraph.Summary
         do {
-            summary = try await graph.run(
+            summary = try await graphRun.run(
                 FileInputs.lazyInputs(
                     todo.map(\.input), first: nil, columns: columns, settings: settings, options: options),
-                sink: sink)
+                into: sink, progress: .inputs(count: todo.count), quiet: quiet)
         } catch {
-            progress?.finish()
             sink.abandonCurrent()
             // The outputs written before the error are complete: keep them for the rerun.
             try? sink.recordResults()
             throw error
         }
-        progress?.finish()
         try sink.recordResults()
-        if let signal = interrupts.signal {
+        if let status = graphRun.exitStatus {
             sink.abandonCurrent()
             Diagnostics.say(
-                "sonde process: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(graph.inputsCompleted) of \(todo.count) inputs written to \(outputDir); run the same command again to go on"
+                "sonde process: \(graphRun.interruptedText); \(graphRun.graph.inputsCompleted) of \(todo.count) inputs written to \(outputDir); run the same command again to go on"
             )
-            throw ExitCode(128 + signal)
+            throw ExitCode(status)
         }
         if !quiet { for note in sink.notes { Diagnostics.note(note) } }
         if summary.failedInputs > 0 {
@@ -257,12 +249,5 @@ struct ProcessCommand: AsyncParsableCommand {
             )
             throw ExitCode(2)
         }
-    }
-
-    private func startProgress(graph: PipelineGraph, inputCount: Int, totalSamples: Int?) -> StatusLine? {
-        if inputCount > 1 {
-            return ProgressBar.start(enabled: !quiet, total: inputCount, unit: "inputs") { graph.inputsCompleted }
-        }
-        return ProgressBar.start(enabled: !quiet, total: totalSamples, unit: "samples") { graph.progress }
     }
 }

@@ -90,15 +90,10 @@ struct ReportCommand: AsyncParsableCommand {
             let spectra = ReportSpectra()
             var graphOptions = engine.graphOptions()
             graphOptions.spectrumTap = spectra
-            let graph = PipelineGraph(settings: settings, options: graphOptions)
+            let run = GraphRun(settings: settings, options: graphOptions)
             let destination = try OutputFile(atomicallyReplacing: output)
-            let interrupts = Interrupts { _ in graph.stop() }
             let totalSamples =
                 list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
-            let progress =
-                list.inputs.count > 1
-                ? ProgressBar.start(enabled: !quiet, total: list.inputs.count, unit: "inputs") { graph.inputsCompleted }
-                : ProgressBar.start(enabled: !quiet, total: totalSamples, unit: "samples") { graph.progress }
             do {
                 let sink = try ReportSink(
                     output: destination,
@@ -112,22 +107,19 @@ struct ReportCommand: AsyncParsableCommand {
                     bands: settings.bands.map { $0.low...$0.high },
                     figures: figures.map { ReportFigures(directory: $0) },
                     frameLength: settings.frameLength)
-                _ = try await graph.run(
+                _ = try await run.run(
                     FileInputs.lazyInputs(
-                        list.inputs, first: first, columns: columns, settings: settings, options: options), sink: sink)
-                progress?.finish()
-                if let signal = interrupts.signal {
+                        list.inputs, first: first, columns: columns, settings: settings, options: options),
+                    into: sink, progress: .files(count: list.inputs.count, samplesOfTheOne: totalSamples), quiet: quiet)
+                if let status = run.exitStatus {
                     destination.abandon()
-                    Diagnostics.say(
-                        "sonde report: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); \(output) left as it was"
-                    )
-                    throw ExitCode(128 + signal)
+                    Diagnostics.say("sonde report: \(run.interruptedText); \(output) left as it was")
+                    throw ExitCode(status)
                 }
                 try sink.finish()
                 try destination.commit()
                 if !quiet { for note in sink.notes { Diagnostics.note(note) } }
             } catch {
-                progress?.finish()
                 destination.abandon()
                 throw error
             }

@@ -73,23 +73,21 @@ struct SpectrumCommand: AsyncParsableCommand {
             let averager = SpectrumAverager()
             var graphOptions = engine.graphOptions()
             graphOptions.spectrumTap = averager
-            let graph = PipelineGraph(settings: settings, options: graphOptions)
+            let run = GraphRun(settings: settings, options: graphOptions)
             let destination =
                 try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
-            let interrupts = Interrupts { _ in graph.stop() }
             do {
                 let sink = SpectrumSink(
                     averager: averager,
                     writer: SpectrumWriter(format: outputFormat, output: destination, includesFile: list.namesFiles),
                     frameLength: settings.frameLength)
-                _ = try await graph.run(inputs, sink: sink)
-                if let signal = interrupts.signal {
+                _ = try await run.run(inputs, into: sink)
+                if let status = run.exitStatus {
                     // A spectrum of part of an input would pass for the whole one.
                     destination.abandon()
-                    Diagnostics.say(
-                        "sonde spectrum: interrupted (\(signal == SIGINT ? "SIGINT" : "SIGTERM")); no spectrum written")
-                    throw ExitCode(128 + signal)
+                    Diagnostics.say("sonde spectrum: \(run.interruptedText); no spectrum written")
+                    throw ExitCode(status)
                 }
                 try sink.finish()
                 try destination.commit()

@@ -149,8 +149,7 @@ struct StreamCommand: AsyncParsableCommand {
             if let server, !quiet {
                 Diagnostics.say("sonde stream: live page at \(server.url), metrics at \(server.url)metrics")
             }
-            let graph = PipelineGraph(settings: settings, options: options)
-            let interrupts = Interrupts { _ in graph.stop() }
+            let run = GraphRun(settings: settings, options: options)
             let started = MonotonicClock.seconds()
             let emitter = TimedEmitter(
                 writer: writer, arrivals: arrivals, frameLength: settings.frameLength, live: server)
@@ -160,7 +159,7 @@ struct StreamCommand: AsyncParsableCommand {
             )
             let summary: PipelineGraph.Summary
             do {
-                summary = try await graph.run(inputs: [input]) { try emitter.emit($0) }
+                summary = try await run.run([input]) { try emitter.emit($0) }
             } catch {
                 await server?.stop()
                 throw error
@@ -185,7 +184,7 @@ struct StreamCommand: AsyncParsableCommand {
                 if let server { line += "; \(server.droppedUpdates) page updates dropped" }
                 Diagnostics.say(line)
             }
-            if let status = interrupts.exitStatus { throw ExitCode(status) }
+            if let status = run.exitStatus { throw ExitCode(status) }
         }
     }
 

@@ -1,0 +1,72 @@
+import SondeCore
+import SondePipeline
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The one way a command runs the pipeline (`process`, `report`, `spectrum`, `stream`,
+/// `measure`, `bench`): the graph over its inputs into a sink, SIGINT and SIGTERM ending
+/// it gracefully (every record already complete is kept), and on a terminal a progress
+/// line that is cleared however the run ends.
+final class GraphRun: Sendable {
+    let graph: PipelineGraph
+    private let interrupts: Interrupts
+
+    /// What the progress line counts.
+    enum Progress {
+        case none
+        /// Inputs done of `count`.
+        case inputs(count: Int)
+        /// Samples (all channels) done, of `total` when known.
+        case samples(total: Int?)
+
+        /// Inputs for a run of several, else the samples of the one.
+        static func files(count: Int, samplesOfTheOne: Int?) -> Progress {
+            count > 1 ? .inputs(count: count) : .samples(total: samplesOfTheOne)
+        }
+    }
+
+    init(settings: PipelineSettings, options: PipelineGraph.Options) {
+        let graph = PipelineGraph(settings: settings, options: options)
+        self.graph = graph
+        interrupts = Interrupts { _ in graph.stop() }
+    }
+
+    /// Runs every input into `sink`.
+    func run(
+        _ inputs: PipelineGraph.Inputs, into sink: any PipelineSink, progress: Progress = .none, quiet: Bool = false
+    ) async throws -> PipelineGraph.Summary {
+        let line = start(progress, quiet: quiet)
+        defer { line?.finish() }
+        return try await graph.run(inputs, sink: sink)
+    }
+
+    /// Runs inputs opened already (live sources), handing each batch to `emit`.
+    func run(
+        _ inputs: [PipelineGraph.Input], emit: @escaping @Sendable (RecordBatch) throws -> Void
+    ) async throws -> PipelineGraph.Summary {
+        try await graph.run(inputs: inputs, emit: emit)
+    }
+
+    /// The signal that ended the run, if one did.
+    var signal: Int32? { interrupts.signal }
+
+    /// 128 + that signal's number: the status a run it ended exits with.
+    var exitStatus: Int32? { interrupts.exitStatus }
+
+    /// "interrupted (SIGINT)" or "(SIGTERM)", for the one line a stopped command says.
+    var interruptedText: String { "interrupted (\(signal == SIGTERM ? "SIGTERM" : "SIGINT"))" }
+
+    private func start(_ progress: Progress, quiet: Bool) -> StatusLine? {
+        let graph = graph
+        switch progress {
+        case .none:
+            return nil
+        case .inputs(let count):
+            return ProgressBar.start(enabled: !quiet, total: count, unit: "inputs") { graph.inputsCompleted }
+        case .samples(let total):
+            return ProgressBar.start(enabled: !quiet, total: total, unit: "samples") { graph.progress }
+        }
+    }
+}
