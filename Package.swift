@@ -130,9 +130,15 @@ let package = Package(
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport",
                 "SondeLive",
-                "SondeAccounts", "SondeMeasurements", "SondeStore",
+                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The harness `sonde bench` runs (replayed device, bare FFT loop), beside the benchmarks.
+        .target(
+            name: "SondeBench",
+            dependencies: ["SondeCore", "SondeDSP", "SondePipeline"],
+            path: "Benchmarks/Harness"
         ),
         // A test tool (saves measurements in a loop for the store's crash tests); never installed.
         .executableTarget(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SondeBench
 import SondeCore
 import SondeDSP
 import SondeIO
@@ -69,7 +70,7 @@ struct BenchCommand: AsyncParsableCommand {
             let settings = try pipeline.settings()
             let profile =
                 try device.profileText(input: input, defaultRate: 51200, defaultChannels: 2)
-                ?? (try Self.benchProfile(rate: input.rate ?? 51200, channels: input.channels ?? 2), "bench")
+                ?? (try BenchDevice.profile(rate: input.rate ?? 51200, channels: input.channels ?? 2).tomlText, "bench")
             let deviceProfile = try DeviceProfile.parse(profile.text, source: profile.source)
             try settings.validate(sampleRate: deviceProfile.sampleRate)
             let frames = OptionRanges.frameCount(seconds: seconds, rate: deviceProfile.sampleRate)
@@ -137,63 +138,17 @@ struct BenchCommand: AsyncParsableCommand {
         return values
     }
 
-    /// The bare FFT over the same frames, split over `jobs` tasks.
+    /// The bare FFT over the same frames, split over `jobs` tasks (`FFTLoop`).
     private func runFFTLoop(
         settings: PipelineSettings, profile: DeviceProfile, frames: Int
     ) async throws -> [(String, BenchValue)] {
-        let channels = profile.channels.count
-        // One second of the device's signal per channel (at least one window), reused.
-        let length = max(settings.frameLength, Int(profile.sampleRate))
-        let interleaved = UnsafeMutableBufferPointer<Double>.allocate(capacity: length * channels)
-        defer { interleaved.deallocate() }
-        _ = try SimulatedDevice(profile: profile, seed: device.seed).read(into: interleaved)
-        let signal = (0..<channels).map { c in (0..<length).map { interleaved[$0 * channels + c] } }
-        let framesPerChannel = frames < settings.frameLength ? 0 : (frames - settings.frameLength) / settings.hop + 1
-        let framesInSignal = (length - settings.frameLength) / settings.hop + 1
-        let total = framesPerChannel * channels
-        let started = MonotonicClock.seconds()
-        let checksum = await withTaskGroup(of: Double.self) { group in
-            for worker in 0..<jobs {
-                group.addTask {
-                    let spectrum = MagnitudeSpectrum(frameLength: settings.frameLength)
-                    var sum = 0.0
-                    var index = worker
-                    while index < total {
-                        let channel = index % channels
-                        let start = (index / channels % framesInSignal) * settings.hop
-                        sum += signal[channel].withUnsafeBufferPointer {
-                            spectrum.sumOfMagnitudes(
-                                UnsafeBufferPointer(rebasing: $0[start..<(start + settings.frameLength)]))
-                        }
-                        index += jobs
-                    }
-                    return sum
-                }
-            }
-            return await group.reduce(0, +)
-        }
-        let elapsed = MonotonicClock.seconds() - started
-        precondition(checksum.isFinite)
+        let elapsed = try await FFTLoop.seconds(
+            settings: settings, device: SimulatedDevice(profile: profile, seed: device.seed), frames: frames, jobs: jobs
+        )
         return [
             ("fft_only_seconds", .number(elapsed)),
-            ("fft_only_samples_per_second", .number(Double(frames * channels) / elapsed)),
+            ("fft_only_samples_per_second", .number(Double(frames * profile.channels.count) / elapsed)),
         ]
-    }
-
-    /// A 2970 rpm machine: a tone with harmonics on every channel, noise, a DC offset.
-    /// The bench's device: per channel a tone with two harmonics, a high tone, noise, an offset.
-    static func benchProfile(rate: Double, channels: Int) throws -> String {
-        let list = (0..<channels).map { index in
-            var channel = DeviceProfile.Channel(name: "ch\(index)")
-            channel.tones = [
-                DeviceProfile.Tone(frequency: 49.5 * Double(index + 1), amplitude: 1, harmonics: [0.3, 0.1]),
-                DeviceProfile.Tone(frequency: 1234.5, amplitude: 0.2),
-            ]
-            channel.noise = 0.05
-            channel.offset = Double(index)
-            return channel
-        }
-        return try DeviceProfile(name: "bench", sampleRate: rate, channels: list).tomlText
     }
 
     static func peakRSSMiB() -> Double {
@@ -229,36 +184,5 @@ enum BenchValue {
         case .integer(let value): .integer(value)
         case .number(let value): .number(value)
         }
-    }
-}
-
-/// Replays the first `frames` frames of a source over and over, as fast as asked.
-private final class ReplayedDevice: SampleSource {
-    let format: StreamFormat
-    let notes: [String] = []
-    private let samples: [Double]
-    private var position = 0
-
-    init(_ device: any SampleSource, frames: Int) throws {
-        format = device.format
-        var samples = [Double](repeating: 0, count: frames * device.format.channelCount)
-        let read = try samples.withUnsafeMutableBufferPointer { try device.read(into: $0) }
-        self.samples = Array(samples.prefix(read * device.format.channelCount))
-    }
-
-    func read(into buffer: UnsafeMutableBufferPointer<Double>) throws -> Int {
-        let channels = format.channelCount
-        let frames = buffer.count / channels
-        var written = 0
-        samples.withUnsafeBufferPointer { loop in
-            while written < frames * channels {
-                let take = Swift.min(frames * channels - written, loop.count - position)
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[written..<(written + take)]).update(
-                    fromContentsOf: loop[position..<(position + take)])
-                written += take
-                position = (position + take) % loop.count
-            }
-        }
-        return frames
     }
 }
