@@ -1,7 +1,7 @@
 import Foundation
 
-/// Spelling numbers and text for SVG markup.
-enum SVGText {
+/// Spelling numbers and text for SVG markup (and the report's HTML around it).
+package enum SVGText {
     /// A coordinate to 0.1 px: enough for any screen, and a tenth of the bytes of full digits.
     static func coordinate(_ value: Double) -> String {
         let tenths = (value * 10).rounded()
@@ -13,7 +13,7 @@ enum SVGText {
     }
 
     /// Text content or an attribute value with `&`, `<`, `>` and quotes escaped.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {

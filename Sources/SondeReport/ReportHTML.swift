@@ -1,3 +1,5 @@
+import SondePlots
+
 /// The report's HTML: one self-contained page (inline CSS, inline SVG, PNG as data URIs,
 /// no script), written piece by piece so a long run never holds more than one input's
 /// section.
@@ -86,20 +88,6 @@ public enum ReportHTML {
 
     typealias Channel = InputReport.Channel
 
-    /// Text or an attribute value with `&`, `<`, `>` and quotes escaped.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Text or an attribute value with `&`, `<`, `>` and quotes escaped (as the figures' SVG is).
+    static func escaped(_ text: String) -> String { SVGText.escaped(text) }
 }
