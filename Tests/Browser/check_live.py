@@ -20,7 +20,7 @@ from PIL import Image  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from headless import ARTIFACTS, Browser  # noqa: E402
-from live_stream import PROFILE, LiveStream, wait_until  # noqa: E402
+from live_stream import Checks, PROFILE, LiveStream, wait_until  # noqa: E402
 
 
 def table_values(driver):
@@ -35,11 +35,7 @@ def distinct_colours(png, limit=64):
 
 def main():
     binary = sys.argv[1]
-    failures = []
-
-    def check(condition, message):
-        if not condition:
-            failures.append(message)
+    check = Checks()
 
     arguments = ["--profile", PROFILE, "--seed", "5", "--duration", "30s", "--bands", "0-500,500-2000"]
     browser = Browser(width=1280, height=1000)
@@ -91,11 +87,7 @@ def main():
     finally:
         browser.quit()
 
-    if failures:
-        for failure in failures:
-            print("FAIL:", failure)
-        sys.exit(1)
-    print(f"ok: live page with {len(figures)} figures, {changed} of {len(first)} values changed in 2 s, "
+    check.finish(f"ok: live page with {len(figures)} figures, {changed} of {len(first)} values changed in 2 s, "
           f"no console errors; {records_seen} records on stdout meanwhile; screenshot {screenshot}")
 
 

@@ -12,7 +12,7 @@ import urllib.request
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from live_stream import PROFILE, LiveStream, wait_until
+from live_stream import Checks, PROFILE, LiveStream, wait_until
 
 
 def scrape(url):
@@ -29,11 +29,7 @@ def samples(family, suffix=""):
 
 def main():
     binary = sys.argv[1]
-    failures = []
-
-    def check(condition, message):
-        if not condition:
-            failures.append(message)
+    check = Checks()
 
     arguments = ["--profile", PROFILE, "--seed", "3", "--duration", "6s", "--features", "rms,peak,kurtosis,dominant_frequency"]
     with LiveStream(binary, arguments) as stream:
@@ -57,8 +53,8 @@ def main():
         check(family is not None, f"{name} missing from /metrics")
         if family is not None:
             check(family.type == kind, f"{name} is a {family.type}, not a {kind}")
-    if failures:
-        report(failures)
+    if check.failures:
+        check.finish("")
 
     gauges = {(s.labels["channel"], s.labels["feature"]): s.value for s in samples(second["sonde_feature_value"])}
     expected = {(c, f) for c in ("accel_x", "accel_y") for f in ("rms", "peak", "kurtosis", "dominant_frequency")}
@@ -79,17 +75,8 @@ def main():
     check(all(a.value <= b.value for a, b in zip(buckets, buckets[1:])), "buckets are cumulative")
     check(samples(second["sonde_latency_seconds"], "_sum")[0].value > 0, "latency sum is 0")
     check(records[1] <= stream.records, f"records counter {records[1]} beyond {stream.records} records written")
-    report(failures, f"/metrics: {len(gauges)} gauges, records {records[0]:.0f} -> {records[1]:.0f}, "
+    check.finish(f"ok /metrics: {len(gauges)} gauges, records {records[0]:.0f} -> {records[1]:.0f}, "
            f"latencies {counts[0]:.0f} -> {counts[1]:.0f}; {stream.records} records on stdout")
-
-
-def report(failures, summary=""):
-    if failures:
-        for failure in failures:
-            print("FAIL:", failure)
-        sys.exit(1)
-    print("ok", summary)
-    sys.exit(0)
 
 
 if __name__ == "__main__":

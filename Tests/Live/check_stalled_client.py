@@ -15,7 +15,7 @@ import time
 import urllib.parse
 import urllib.request
 
-from live_stream import LiveStream, wait_until, write_profile
+from live_stream import Checks, LiveStream, wait_until, write_profile
 
 RATE, CHANNELS, SECONDS = 51200, 4, 12
 WINDOW, HOP = 1024, 512
@@ -33,11 +33,7 @@ def stalled_client(url, receive_buffer=1024):
 
 def main():
     binary = sys.argv[1]
-    failures = []
-
-    def check(condition, message):
-        if not condition:
-            failures.append(message)
+    check = Checks()
 
     profile = write_profile(RATE, CHANNELS)
     arguments = ["--profile", profile, "--seed", "1", "--duration", f"{SECONDS}s", "--window", str(WINDOW), "--hop", str(HOP), "--stats"]
@@ -72,11 +68,7 @@ def main():
         scraped = re.search(r"^sonde_live_dropped_updates_total (\d+)", metrics, re.M)
         check(scraped is not None and int(scraped[1]) > 0, f"/metrics counts no dropped update: {scraped}")
         check(p99 < 100, f"latency p99 {p99} ms")
-    if failures:
-        for failure in failures:
-            print("FAIL:", failure)
-        sys.exit(1)
-    print(f"ok: {stream.records} records in {elapsed:.1f} s with 3 stalled clients; "
+    check.finish(f"ok: {stream.records} records in {elapsed:.1f} s with 3 stalled clients; "
           f"latency p50 {p50} ms, p99 {p99} ms; {dropped_updates} page updates dropped and counted")
 
 

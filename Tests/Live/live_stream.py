@@ -9,6 +9,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -95,3 +96,21 @@ def wait_until(condition, timeout, interval=0.1):
             return True
         time.sleep(interval)
     return condition()
+
+
+class Checks:
+    """The failures a test script collects; `finish` prints them and exits 1, or prints `ok`."""
+
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, condition, message):
+        if not condition:
+            self.failures.append(message)
+
+    def finish(self, ok):
+        if self.failures:
+            for failure in self.failures:
+                print("FAIL:", failure)
+            sys.exit(1)
+        print(ok)
