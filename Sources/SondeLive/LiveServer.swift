@@ -157,7 +157,7 @@ public final class LiveServer: Sendable {
             trends: withFigures ? LiveFigures.trends(snapshot, step: feed.trendStep) : nil,
             spectrum: withFigures ? LiveFigures.spectra(spectra.snapshot()) : nil
         )
-        if let event = try? update.event() { broadcast.send(event, hasFigures: withFigures) }
+        broadcast.send(update.event(), hasFigures: withFigures)
         return snapshot.version
     }
 }

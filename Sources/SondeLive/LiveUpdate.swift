@@ -1,13 +1,12 @@
-import Foundation
 import Hummingbird
 import SondeCore
 
 /// One page update as a Server-Sent Event: the latest values and, in some updates, the
 /// figures, as JSON in an `update` event; `end` tells the page the stream is over (so it
 /// stops reconnecting).
-struct LiveUpdate: Encodable {
+struct LiveUpdate {
     /// A figure the server drew, placed by the page as is.
-    struct Figure: Encodable {
+    struct Figure {
         var title: String
         var svg: String
     }
@@ -40,12 +39,24 @@ struct LiveUpdate: Encodable {
         self.spectrum = spectrum
     }
 
-    /// The update as an SSE `update` event.
-    func event() throws -> ByteBuffer {
+    /// The update as an SSE `update` event, its data written by `JSONValue` (sonde's one
+    /// JSON writer); a nil figure list is left out, so the page keeps the figures it has.
+    func event() -> ByteBuffer {
+        func figures(_ list: [Figure]) -> JSONValue {
+            .array(list.map { .object(["title": .string($0.title), "svg": .string($0.svg)]) })
+        }
+        var members: [JSONValue.Member] = [
+            .init("records", .integer(records)), .init("time", .string(time)), .init("channels", .strings(channels)),
+            .init("columns", .strings(columns)),
+            .init("values", .array(values.map { .array($0.map { $0.map(JSONValue.number) ?? .null }) })),
+            .init("droppedSamples", .integer(droppedSamples)),
+        ]
+        if let trends { members.append(.init("trends", figures(trends))) }
+        if let spectrum { members.append(.init("spectrum", figures(spectrum))) }
+        var data: [UInt8] = []
+        JSONValue.object(members).write(into: &data)
         var bytes = ByteBuffer(string: "event: update\ndata: ")
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        bytes.writeBytes(try encoder.encode(self))
+        bytes.writeBytes(data)
         bytes.writeString("\n\n")
         return bytes
     }
