@@ -5,8 +5,9 @@ extension PipelineSettings {
     /// The settings as the JSON object that outputs carry (Parquet's `sonde.settings`, a
     /// saved measurement's settings): the sonde version, framing, filters, features and
     /// bands; with `rate`, the rate and, when a section-7 family is on, its columns and
-    /// options. Keys sorted, so the text is the same for the same settings.
-    public func json(rate: Double? = nil, version: String) -> JSONValue {
+    /// options; then `extra` (what a command adds, such as a capture's duration). Keys
+    /// sorted, so the text is the same for the same settings.
+    public func json(rate: Double? = nil, version: String, extra: [JSONValue.Member] = []) -> JSONValue {
         var members: [JSONValue.Member] = [
             .init("bands", .strings(bands.map(\.columnName))),
             .init("features", .strings(features.map(\.rawValue))),
@@ -27,6 +28,7 @@ extension PipelineSettings {
                 ]
             }
         }
+        members += extra
         return .object(members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
     }
 }

@@ -87,11 +87,7 @@ struct MeasureCommand: ServiceCommand {
     /// The settings as JSON text, as `MeasurementCapture` expects: `PipelineSettings.json`
     /// with the rate and the capture's duration.
     private func settingsJSON(_ settings: PipelineSettings, rate: Double) -> String {
-        guard case .object(var members) = settings.json(rate: rate, version: ParquetOptions.version) else {
-            return "{}"
-        }
-        members.append(.init("duration", .string(duration)))
-        return JSONValue.object(members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).text
+        settings.json(rate: rate, version: ParquetOptions.version, extra: [.init("duration", .string(duration))]).text
     }
 }
 
