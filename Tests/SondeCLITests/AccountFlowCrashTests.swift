@@ -9,11 +9,7 @@ import _SondeTestSupport
 @Suite struct AccountFlowCrashTests {
     private func loggedInUser() throws -> AccountUser {
         let user = try AccountUser()
-        var result = try user.run(
-            ["register", "--email", "ann@example.com", "--password-stdin"], stdin: "correct horse\n")
-        #expect(result.status == 0, "\(result.stderr)")
-        result = try user.run(["login", "--email", "ann@example.com", "--password-stdin"], stdin: "correct horse\n")
-        #expect(result.status == 0, "\(result.stderr)")
+        for result in try user.registerAndLogIn("ann@example.com") { #expect(result.status == 0, "\(result.stderr)") }
         return user
     }
 

@@ -10,12 +10,7 @@ import _SondeTestSupport
         #expect(notLoggedIn.status != 0)
         #expect(notLoggedIn.stderr == "Not logged in — run sonde login\n")
 
-        #expect(
-            try user.run(["register", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n")
-                .status == 0)
-        #expect(
-            try user.run(["login", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n").status
-                == 0)
+        for result in try user.registerAndLogIn("ops@example.com") { #expect(result.status == 0, "\(result.stderr)") }
         let noDevice = try user.run(["measure", "--duration", "1s"])
         #expect(noDevice.status != 0)
         #expect(noDevice.stderr.contains("Device not connected — run sonde device pair"))

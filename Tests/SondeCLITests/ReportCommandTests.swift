@@ -133,12 +133,7 @@ import _SondeTestSupport
     /// whose means agree with `measurements show`.
     @Test func measurementReportShowsTheSavedValues() throws {
         let user = try AccountUser()
-        #expect(
-            try user.run(["register", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n")
-                .status == 0)
-        #expect(
-            try user.run(["login", "--email", "ops@example.com", "--password-stdin"], stdin: "correct horse\n").status
-                == 0)
+        for result in try user.registerAndLogIn("ops@example.com") { #expect(result.status == 0, "\(result.stderr)") }
         #expect(try user.run(["device", "pair", "--seed", "4"]).status == 0)
         let measured = try user.run([
             "measure", "--duration", "1s", "--comment", "after the <bearing> change", "--features", "rms,kurtosis",
