@@ -1,11 +1,12 @@
 # Fresh-machine entry points: `make demo` and `make test` install what is missing first.
-APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config python3
+# python3-venv: the test scripts run in a virtual environment (Tests/requirements.txt).
+APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev pkg-config python3 python3-venv
 # Only `make test` needs a browser (Tests/Browser).
 BROWSER_APT_PACKAGES := chromium chromium-driver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SONDE := .build/release/sonde
 
-.PHONY: format deps commit-header build install install-files install-check demo test fuzz bench bench-check bench-peers bench-peers-families bench-dataset clean
+.PHONY: format deps test-venv check-imports commit-header build install install-files install-check demo test fuzz bench bench-check bench-peers bench-peers-families bench-dataset clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES) $(TEST_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -13,6 +14,26 @@ deps:
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+
+# The test scripts' Python: a virtual environment with exactly Tests/requirements.txt,
+# made again when the list changes. It does not see the system's site-packages, so a
+# package installed by hand cannot hide a missing line of the list (issue 27).
+VENV := .build/test-venv
+PY := $(VENV)/bin/python
+$(VENV)/requirements.txt: Tests/requirements.txt | deps
+	rm -rf $(VENV)
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r Tests/requirements.txt
+	cp Tests/requirements.txt $@
+test-venv: $(VENV)/requirements.txt
+
+# Every third-party module a committed script imports is in the list and imports in the
+# test environment; and an environment made without the list imports none of them.
+EMPTY_VENV := .build/empty-venv
+check-imports: test-venv
+	python3 Tests/Python/check_imports.py --python $(PY)
+	test -x $(EMPTY_VENV)/bin/python || python3 -m venv --without-pip $(EMPTY_VENV)
+	python3 Tests/Python/check_imports.py --python $(EMPTY_VENV)/bin/python --expect-missing
 
 # On a CPU with AVX2 and FMA, `make build` (and `make test`, so tests check what ships)
 # compiles for it: +12% end to end (docs/performance.md). SONDE_PORTABLE=1 forces the
@@ -78,14 +99,15 @@ test: TEST_APT_PACKAGES := man-db groff-base
 test: deps
 	# The docs stand on their own: links resolve inside the repository, no machine paths.
 	python3 Tests/Docs/check_docs.py
+	# The Python the scripts below run on: Tests/requirements.txt and nothing else.
+	$(MAKE) check-imports
 	# The code as swift-format lays it out (.swift-format: 4 spaces, 120 columns).
 	swift format lint --strict --recursive Sources Tests Package.swift Benchmarks/Harness
 	swift build --build-tests $(TEST_FLAGS)
 	swift test --skip-build
 	$(MAKE) install-check
 	# Parquet read back by pyarrow, polars and DuckDB against the CSV of the same run.
-	python3 -c "import pyarrow, polars, duckdb" 2>/dev/null || python3 -m pip install -q pyarrow polars duckdb
-	python3 Tests/Parquet/check_parquet.py .build/debug/sonde
+	$(PY) Tests/Parquet/check_parquet.py .build/debug/sonde
 	# The report page in headless Chromium (Debian's chromium + chromium-driver, Selenium from
 	# PyPI): no console errors, every figure drawn, summary tables against reference.py.
 	@missing=""; for p in $(BROWSER_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -93,20 +115,18 @@ test: deps
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
-	python3 -c "import selenium, numpy, scipy" 2>/dev/null || python3 -m pip install -q selenium numpy scipy
-	python3 Tests/Browser/test_report.py --binary .build/debug/sonde
+	$(PY) Tests/Browser/test_report.py --binary .build/debug/sonde
 	# stream --serve: /metrics through prometheus_client's text parser; clients that never
 	# read do not slow the stream and their dropped updates are counted (about 20 s); the
 	# live page in headless Chromium: values change, every figure draws, no console error.
-	python3 -c "import prometheus_client, PIL" 2>/dev/null || python3 -m pip install -q prometheus_client pillow
-	python3 Tests/Live/check_metrics.py .build/debug/sonde
-	python3 Tests/Live/check_stalled_client.py .build/debug/sonde
-	python3 Tests/Browser/check_live.py .build/debug/sonde
+	$(PY) Tests/Live/check_metrics.py .build/debug/sonde
+	$(PY) Tests/Live/check_stalled_client.py .build/debug/sonde
+	$(PY) Tests/Browser/check_live.py .build/debug/sonde
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
 	# Mutated inputs and options through the debug binary (about a minute): no crash, hang,
 	# partial output or NaN/Inf; the committed crash inputs in Tests/Fuzz/regressions first.
-	python3 Tests/Fuzz/fuzz.py --binary .build/debug/sonde --budget $(FUZZ_TEST_BUDGET)
+	$(PY) Tests/Fuzz/fuzz.py --binary .build/debug/sonde --budget $(FUZZ_TEST_BUDGET)
 
 # The long fuzz run on the release binary: FUZZ_BUDGET inputs (10^5 by default), FUZZ_SEED
 # to vary them. Failing cases are saved to Tests/Fuzz/crashes/ (move one to
@@ -114,8 +134,8 @@ test: deps
 FUZZ_TEST_BUDGET ?= 800
 FUZZ_BUDGET ?= 100000
 FUZZ_SEED ?= 23
-fuzz: build
-	python3 Tests/Fuzz/fuzz.py --binary $(SONDE) --budget $(FUZZ_BUDGET) --seed $(FUZZ_SEED) --timeout 60
+fuzz: build test-venv
+	$(PY) Tests/Fuzz/fuzz.py --binary $(SONDE) --budget $(FUZZ_BUDGET) --seed $(FUZZ_SEED) --timeout 60
 
 # Throughput: the end-to-end figure against the bare FFT loop, then every benchmark group
 # (Benchmarks/ is its own package on ordo-one/benchmark; see Benchmarks/README.md).
@@ -131,36 +151,36 @@ bench-check: deps
 # sonde against the vectorised numpy/scipy peer on the issue's workload, three rounds.
 WORKLOAD := /tmp/sonde-workload-2ch-51200.f32le
 WORKLOAD_ARGS := --rate 51200 --channels 2 --filter highpass:10:4 --bands 0-1000,1000-5000,5000-20000
-bench-peers: build
-	test -f $(WORKLOAD) || python3 Benchmarks/peers/make_input.py $(WORKLOAD)
+bench-peers: build test-venv
+	test -f $(WORKLOAD) || $(PY) Benchmarks/peers/make_input.py $(WORKLOAD)
 	cat $(WORKLOAD) > /dev/null
 	for i in 1 2 3; do \
 		/usr/bin/time -f "sonde: %e s, %M KiB" $(SONDE) process $(WORKLOAD) $(WORKLOAD_ARGS) --sample-type f32le --jobs 2 --quiet -o /dev/null; \
-		/usr/bin/time -f "numpy: %e s, %M KiB" python3 Benchmarks/peers/features_numpy.py $(WORKLOAD) $(WORKLOAD_ARGS); \
+		/usr/bin/time -f "numpy: %e s, %M KiB" $(PY) Benchmarks/peers/features_numpy.py $(WORKLOAD) $(WORKLOAD_ARGS); \
 	done
 
 # The same with every section-7 family on (sonde's options; the peer's spelling differs
-# only in --features-extra). The peer needs librosa: python3 -m pip install librosa.
+# only in --features-extra). The peer's librosa comes from Tests/requirements.txt.
 FAMILY_NAMES := spectral_flux,velocity_rms,envelope_rms,envelope_frequency,level_a,level_c
 FAMILY_ARGS := --rate 51200 --channels 2 --filter highpass:10:4 --bands 0-1000,1000-5000,5000-20000,third-octave --mel 40 --mfcc 13
-bench-peers-families: build
-	test -f $(WORKLOAD) || python3 Benchmarks/peers/make_input.py $(WORKLOAD)
+bench-peers-families: build test-venv
+	test -f $(WORKLOAD) || $(PY) Benchmarks/peers/make_input.py $(WORKLOAD)
 	cat $(WORKLOAD) > /dev/null
 	for i in 1 2 3; do \
 		/usr/bin/time -f "sonde: %e s, %M KiB" $(SONDE) process $(WORKLOAD) $(FAMILY_ARGS) --features $(FAMILY_NAMES) --sample-type f32le --jobs 2 --quiet -o /dev/null; \
-		/usr/bin/time -f "numpy: %e s, %M KiB" python3 Benchmarks/peers/features_numpy.py $(WORKLOAD) $(FAMILY_ARGS) --features-extra $(FAMILY_NAMES); \
+		/usr/bin/time -f "numpy: %e s, %M KiB" $(PY) Benchmarks/peers/features_numpy.py $(WORKLOAD) $(FAMILY_ARGS) --features-extra $(FAMILY_NAMES); \
 	done
 
 # Issue 18's dataset shape: 2,000 two-second 16 kHz mono WAV clips in nested folders, the
 # same samples as one raw file, and the numpy/scipy peer over the clips; three rounds.
 CLIPS := /tmp/sonde-clips-2000
-bench-dataset: build
-	test -d $(CLIPS) || python3 Benchmarks/dataset/make_dataset.py $(CLIPS) --concatenate $(CLIPS).f32
+bench-dataset: build test-venv
+	test -d $(CLIPS) || $(PY) Benchmarks/dataset/make_dataset.py $(CLIPS) --concatenate $(CLIPS).f32
 	cat $(CLIPS).f32 > /dev/null
 	for i in 1 2 3; do \
 		/usr/bin/time -f "sonde, 2000 clips: %e s, %M KiB" $(SONDE) process $(CLIPS) --jobs 2 --quiet -o /dev/null; \
 		/usr/bin/time -f "sonde, one file of the same samples: %e s, %M KiB" $(SONDE) process $(CLIPS).f32 --rate 16000 --sample-type f32le --jobs 2 --quiet -o /dev/null; \
-		python3 Benchmarks/peers/features_numpy_dataset.py $(CLIPS); \
+		$(PY) Benchmarks/peers/features_numpy_dataset.py $(CLIPS); \
 	done
 
 clean:
