@@ -17,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Live"))
 
 from PIL import Image  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from headless import ARTIFACTS, Browser  # noqa: E402
@@ -63,18 +64,27 @@ def main():
             # The faulty pump's two channels: rms, peak, kurtosis and dominant_frequency trends
             # for each, and each channel's latest spectrum.
             check(len(figures) == 4 * 2 + 2, f"{len(figures)} figures, expected 10")
-            for index, figure in enumerate(figures):
-                caption = figure.find_element(By.TAG_NAME, "figcaption").text
-                svg = figure.find_element(By.TAG_NAME, "svg")
-                marks = driver.execute_script(
-                    "return arguments[0].querySelectorAll('path[d], polyline[points], polygon[points], rect, line').length",
-                    svg,
-                )
-                size = svg.size
+            for index in range(len(figures)):
+                # The page redraws its figures every second, replacing the elements: each
+                # figure is measured in one script call and looked up again if it was replaced.
+                for attempt in range(5):
+                    try:
+                        figure = driver.find_elements(By.CSS_SELECTOR, "figure")[index]
+                        caption, marks, width, height = driver.execute_script(
+                            "const f = arguments[0], svg = f.querySelector('svg'), r = svg.getBoundingClientRect();"
+                            "return [f.querySelector('figcaption').textContent,"
+                            " svg.querySelectorAll('path[d], polyline[points], polygon[points], rect, line').length,"
+                            " r.width, r.height];",
+                            figure,
+                        )
+                        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", figure)
+                        colours = distinct_colours(figure.screenshot_as_png)
+                        break
+                    except StaleElementReferenceException:
+                        if attempt == 4:
+                            raise
                 check(marks > 2, f"figure {caption!r} has {marks} marks")
-                check(size["width"] > 100 and size["height"] > 50, f"figure {caption!r} is {size}")
-                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", figure)
-                colours = distinct_colours(figure.screenshot_as_png)
+                check(width > 100 and height > 50, f"figure {caption!r} is {width} x {height}")
                 check(colours > 3, f"figure {caption!r} shows {colours} colours on screen")
             driver.execute_script("window.scrollTo(0, 0)")
             screenshot = browser.screenshot("live.png")
