@@ -108,6 +108,8 @@ test: deps
 	$(MAKE) install-check
 	# Parquet read back by pyarrow, polars and DuckDB against the CSV of the same run.
 	$(PY) Tests/Parquet/check_parquet.py .build/debug/sonde
+	# `import sonde` (python/): every method against the CLI's output, bad input, a new venv.
+	SONDE_BIN=$(CURDIR)/.build/debug/sonde $(PY) -m pytest -q python/tests
 	# The report page in headless Chromium (Debian's chromium + chromium-driver, Selenium from
 	# PyPI): no console errors, every figure drawn, summary tables against reference.py.
 	@missing=""; for p in $(BROWSER_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
