@@ -173,6 +173,8 @@ let package = Package(
             name: "SondeCLITests",
             dependencies: [
                 "sonde", "sonde-save-loop", "SondeStore", "SondeMeasurements", "SondeAccounts", "_SondeTestSupport",
+                // LossyInputTests writes MP3, Opus and Vorbis files to measure.
+                "CSndfile",
             ]
         ),
     ],

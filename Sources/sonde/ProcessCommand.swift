@@ -15,7 +15,7 @@ struct ProcessCommand: AsyncParsableCommand {
         commandName: "process",
         abstract: "Measure recorded sample files, window by window.",
         discussion: """
-            Inputs: CSV (header and a time/t/timestamp column optional), WAV/FLAC/AIFF/OGG, raw \
+            Inputs: CSV (header and a time/t/timestamp column optional), WAV/FLAC/AIFF/OGG/Opus/MP3, raw \
             interleaved f32le/f64le/i16le/i32le (.f32, .f64, .i16, .i32 or --sample-type), \
             - for standard input, a folder (walked recursively, in byte order of the names; \
             files with those extensions, not .txt; names starting with . skipped), or a quoted \

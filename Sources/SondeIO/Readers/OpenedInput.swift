@@ -30,7 +30,7 @@ struct OpenedInput {
     /// - Throws: `SondeError(.io)` naming the path and what was expected: a missing file,
     ///   a file that may not be read, a directory.
     static func open(path: String) throws -> OpenedInput {
-        let expected = "expected a sample file (CSV, WAV, FLAC, AIFF, Ogg or raw samples)"
+        let expected = "expected a sample file (CSV, WAV, FLAC, AIFF, Ogg, Opus, MP3 or raw samples)"
         let descriptor: Int32
         do {
             descriptor = try SystemCall.retrying { openReadOnly(path) }

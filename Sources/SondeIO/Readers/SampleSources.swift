@@ -17,9 +17,11 @@ public enum SampleSources {
     /// How the input is read:
     /// - `--sample-type` always means raw interleaved samples of that type;
     /// - `-` is CSV text, or raw with `--sample-type`;
-    /// - `.csv`, `.txt`: CSV; `.wav`, `.flac`, `.aif`, `.aiff`, `.ogg`: libsndfile;
-    ///   `.f32`/`.f32le`, `.f64`/`.f64le`, `.i16`/`.i16le`/`.s16`, `.i32`/`.i32le`: raw of
-    ///   that type; anything else (`.raw`, `.bin`, no extension) needs `--sample-type`.
+    /// - `.csv`, `.txt`: CSV; `.wav`, `.flac`, `.aif`, `.aiff`, `.ogg`, `.oga`, `.opus`,
+    ///   `.mp3`: libsndfile; `.f32`/`.f32le`, `.f64`/`.f64le`, `.i16`/`.i16le`/`.s16`,
+    ///   `.i32`/`.i32le`: raw of that type;
+    /// - any other name: libsndfile when the file starts with a sound container's signature
+    ///   (`SoundFileSignature`), else `--sample-type` is needed (`.raw`, `.bin`).
     ///
     /// Raw input needs `--rate`; `--channels` defaults to 1.
     ///
@@ -63,6 +65,7 @@ public enum SampleSources {
         if path == "-" { return .csv }
         let fileExtension = Self.fileExtension(of: path)
         if let kind = extensions[fileExtension] { return kind }
+        if SoundFileSignature.isSoundFile(path: path) { return .soundFile }
         if fileExtension == "tsv" {
             throw SondeError(
                 .unsupported, "\(path): tab-separated text is not supported; expected comma-separated values (.csv)")
@@ -78,6 +81,8 @@ public enum SampleSources {
     static let extensions: [String: Kind] = [
         "csv": .csv, "txt": .csv,
         "wav": .soundFile, "flac": .soundFile, "aif": .soundFile, "aiff": .soundFile, "ogg": .soundFile,
+        // Common Voice and FMA ship MP3; Opus and Ogg Vorbis as .oga come from Linux desktops.
+        "mp3": .soundFile, "opus": .soundFile, "oga": .soundFile,
         "f32": .raw(.f32le), "f32le": .raw(.f32le), "f64": .raw(.f64le), "f64le": .raw(.f64le),
         "i16": .raw(.i16le), "i16le": .raw(.i16le), "s16": .raw(.i16le), "i32": .raw(.i32le), "i32le": .raw(.i32le),
     ]
