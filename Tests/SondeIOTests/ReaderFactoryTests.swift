@@ -57,13 +57,15 @@ import Testing
         #expect(error?.code == .io)
         #expect(
             error?.description
-                == "\(missing): no such file; expected a sample file (CSV, WAV, FLAC, AIFF, Ogg, Opus, MP3 or raw samples)")
+                == "\(missing): no such file; expected a sample file (CSV, WAV, FLAC, AIFF, Ogg, Opus, MP3 or raw samples)"
+        )
         let folder = directory.appendingPathComponent("folder.wav").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let isDirectory = ReaderTest.error { _ = try SampleSources.open(path: folder, options: SampleSourceOptions()) }
         #expect(
             isDirectory?.description
-                == "\(folder): is a directory; expected a sample file (CSV, WAV, FLAC, AIFF, Ogg, Opus, MP3 or raw samples)")
+                == "\(folder): is a directory; expected a sample file (CSV, WAV, FLAC, AIFF, Ogg, Opus, MP3 or raw samples)"
+        )
     }
 
     /// root reads any file whatever its mode, so this runs only for other users.
