@@ -63,6 +63,10 @@ public final class DatasetSink: PipelineSink {
     public func end(input index: Int, name: String, outcome: PipelineGraph.InputOutcome) throws {
         let datasetIndex = datasetIndices[index]
         switch outcome {
+        case .finished(let summary) where summary.interrupted:
+            // Cut short by SIGINT/SIGTERM: no output and no manifest line, so a rerun redoes it.
+            abandonCurrent()
+            return
         case .finished(let summary):
             try writer?.finish()
             notes += summary.notes(name: name, frameLength: frameLength)

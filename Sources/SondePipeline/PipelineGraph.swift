@@ -414,7 +414,8 @@ public final class PipelineGraph: Sendable {
             } else {
                 let summary = InputSummary(
                     samplesPerChannel: stage.samplesPerChannel.load(ordering: .relaxed),
-                    frames: stage.framesCut.load(ordering: .relaxed), records: stageRecords, notes: stage.notes)
+                    frames: stage.framesCut.load(ordering: .relaxed), records: stageRecords, notes: stage.notes,
+                    interrupted: stage.interrupted)
                 record.finished(stage.index, summary)
                 outcome = .finished(summary)
             }

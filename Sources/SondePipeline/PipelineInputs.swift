@@ -56,11 +56,14 @@ extension PipelineGraph {
         public var records: Int
         /// Notes from the source (a partial last frame that was dropped, ...).
         public var notes: [String]
+        /// `stop()` ended the input before its end: its records are a prefix of what the
+        /// whole input gives, fine for a stream but never a dataset's finished output.
+        public var interrupted = false
 
         static let empty = InputSummary(samplesPerChannel: 0, frames: 0, records: 0, notes: [])
     }
 
-    /// How one input ended: measured to its end (or to `stop()`), or failed; an input fails
+    /// How one input ended: measured to its end (or to `stop()`: `interrupted`), or failed; an input fails
     /// without ending the run only with `Options.keepGoing`.
     public enum InputOutcome: Sendable {
         case finished(InputSummary)

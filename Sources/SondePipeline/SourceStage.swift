@@ -25,6 +25,8 @@ final class SourceStage: @unchecked Sendable {
     private(set) var notes: [String] = []
     /// Why reading stopped early, when the run goes on after a failed input (`keepGoing`).
     private(set) var failure: (any Error)?
+    /// The reader stopped at `stop()` before the input's end (set once reading is over).
+    private(set) var interrupted = false
 
     /// Released when reading ends, which closes the file: a dataset run keeps only the
     /// inputs in flight open.
@@ -139,6 +141,7 @@ final class SourceStage: @unchecked Sendable {
             }
             if endReached { break }
         }
+        interrupted = stop.hasFired && !endReached && failure == nil
     }
 
     /// Set on the reading thread when a read in `readConfirmingEnd` found the end.
