@@ -95,8 +95,9 @@ demo: build
 		--sample-type f32le --features rms,dominant_frequency,thd --format ndjson | head -n 3
 
 # man and groff render the installed man page in `make install-check`; Slurm and munge
-# run docs/cluster/sonde-array.sbatch on a one-node cluster (Tests/Cluster/check_slurm.py).
-test: TEST_APT_PACKAGES := man-db groff-base slurmctld slurmd slurm-client munge
+# run docs/cluster/sonde-array.sbatch on a one-node cluster (Tests/Cluster/check_slurm.py);
+# Java 17 runs PySpark for docs/cluster/spark_pipe.py (Tests/Cluster/check_spark.py).
+test: TEST_APT_PACKAGES := man-db groff-base slurmctld slurmd slurm-client munge openjdk-17-jre-headless
 test: deps
 	# The docs stand on their own: links resolve inside the repository, no machine paths.
 	python3 Tests/Docs/check_docs.py
@@ -115,6 +116,9 @@ test: deps
 	# munge, started in a temporary folder, about a minute): the array's merge == a single
 	# run byte for byte, and again after one task is cancelled halfway and resubmitted.
 	$(PY) Tests/Cluster/check_slurm.py .build/debug/sonde
+	# docs/cluster/spark_pipe.py on PySpark local[2] (about a minute): the file list piped
+	# through sonde on the executors, its DataFrame == the single run's records, exactly.
+	$(PY) Tests/Cluster/check_spark.py .build/debug/sonde
 	# The report page in headless Chromium (Debian's chromium + chromium-driver, Selenium from
 	# PyPI): no console errors, every figure drawn, summary tables against reference.py.
 	@missing=""; for p in $(BROWSER_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
