@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -245,7 +246,7 @@ def check(binary: str, work: str, files: int, seconds: float) -> str:
         expect(
             second == expected,
             f"merge after the rerun ({len(second)} bytes) != single run ({len(expected)} bytes)\n  "
-            + "\n  ".join(short_outputs(out, expected) or ["no output recorded with fewer records than the single run"]),
+            + "\n  ".join(short_outputs(out, expected) or ["no output recorded short"]),
         )
 
     return (
@@ -270,6 +271,8 @@ def main() -> int:
     if problems:
         print("error: cannot start a Slurm cluster here:\n  " + "\n  ".join(problems), file=sys.stderr)
         return 1
+    # A SIGTERM (make's or a CI's timeout) unwinds like an error: the daemons stop, the folders go.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work = tempfile.mkdtemp(prefix="sonde-slurm-work-")
     began = time.monotonic()
     try:

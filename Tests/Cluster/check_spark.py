@@ -37,8 +37,8 @@ def why_spark_cannot_run() -> str | None:
     """None when PySpark imports and Java starts; else what is missing and how to get it."""
     if importlib.util.find_spec("pyspark") is None:
         return f"PySpark is not installed for {sys.executable}: make test-venv installs Tests/requirements.txt"
-    java = shutil.which("java", path=os.path.join(os.environ["JAVA_HOME"], "bin")) if "JAVA_HOME" in os.environ else None
-    java = java or shutil.which("java")
+    home = os.environ.get("JAVA_HOME")
+    java = (home and shutil.which("java", path=os.path.join(home, "bin"))) or shutil.which("java")
     if java is None:
         return "no java on PATH: apt-get install openjdk-17-jre-headless (make test installs it)"
     version = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
@@ -75,7 +75,10 @@ def check(binary: str, work: str, files: int, seconds: float) -> str:
         timeout=120,
     )
     single = subprocess.run(
-        [binary, "process", "data", "--format", "ndjson", "-o", "single.ndjson"], cwd=work, capture_output=True, text=True
+        [binary, "process", "data", "--format", "ndjson", "-o", "single.ndjson"],
+        cwd=work,
+        capture_output=True,
+        text=True,
     )
     if single.returncode != 0:
         raise AssertionError(f"sonde process data --format ndjson: {single.stderr.strip()}")

@@ -169,7 +169,12 @@ PartitionName={PARTITION} Nodes={NODE} Default=YES MaxTime=INFINITE State=UP
     def _start(self, name: str, argv: list[str], log: str) -> None:
         output = open(os.path.join(self.root, "log", f"{name}.out"), "wb")
         process = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, env=self.env, start_new_session=True
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env=self.env,
+            start_new_session=True,
         )
         output.close()
         self._processes.append((name, process, log))
@@ -246,13 +251,16 @@ PartitionName={PARTITION} Nodes={NODE} Default=YES MaxTime=INFINITE State=UP
         names = [name for name, process, _ in self._processes if process.poll() is None]
         if "slurmctld" in names and "slurmd" in names:
             # Jobs end before slurmd does, so no slurmstepd is left behind.
-            self.run(["scancel", "--partition", PARTITION], check=False)
-            deadline = time.monotonic() + 15
-            while time.monotonic() < deadline:
-                queue = self.run(["squeue", "--noheader", "--format", "%i"], check=False)
-                if queue.returncode != 0 or not queue.stdout.strip():
-                    break
-                time.sleep(0.2)
+            try:
+                self.run(["scancel", "--partition", PARTITION], check=False, timeout=15)
+                deadline = time.monotonic() + 15
+                while time.monotonic() < deadline:
+                    queue = self.run(["squeue", "--noheader", "--format", "%i"], check=False, timeout=15)
+                    if queue.returncode != 0 or not queue.stdout.strip():
+                        break
+                    time.sleep(0.2)
+            except subprocess.TimeoutExpired:
+                pass  # the controller does not answer: stop the daemons anyway
         for name, process, _ in reversed(self._processes):
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
@@ -295,6 +303,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0 if argv else 2
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the daemons on the way out
     try:
         with SlurmCluster() as cluster:
             print(f"slurm: node {NODE} idle; SLURM_CONF={cluster.conf}", file=sys.stderr)

@@ -158,7 +158,9 @@ def main() -> int:
     where.add_argument(
         "--sonde", help="the sonde each executor runs: the same path on every node (default: the driver's, from PATH)"
     )
-    where.add_argument("--ship", metavar="PATH", help="send this sonde binary with the job; each executor runs its copy")
+    where.add_argument(
+        "--ship", metavar="PATH", help="send this sonde binary with the job; each executor runs its own copy"
+    )
     parser.add_argument("--partitions", type=int, default=4, help="slices of the file list: sonde runs (default 4)")
     parser.add_argument("--master", default=None, help="Spark master (default: spark-submit's, else local[2])")
     parser.add_argument("sonde_options", nargs="*", help="after --: options for sonde process, e.g. -- --window 2048")
