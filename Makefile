@@ -113,10 +113,10 @@ test: deps
 	# `import sonde` (python/): every method against the CLI's output, bad input, a new venv.
 	SONDE_BIN=$(CURDIR)/.build/debug/sonde $(PY) -m pytest -q python/tests
 	# docs/cluster/sonde-array.sbatch under a real one-node Slurm (Debian's slurmctld, slurmd,
-	# munge, started in a temporary folder, about a minute): the array's merge == a single
+	# munge, started in a temporary folder, 80 s under load): the array's merge == a single
 	# run byte for byte, and again after one task is cancelled halfway and resubmitted.
 	$(PY) Tests/Cluster/check_slurm.py .build/debug/sonde
-	# docs/cluster/spark_pipe.py on PySpark local[2] (about a minute): the file list piped
+	# docs/cluster/spark_pipe.py on PySpark local[2] (about 50 s): the file list piped
 	# through sonde on the executors, its DataFrame == the single run's records, exactly.
 	$(PY) Tests/Cluster/check_spark.py .build/debug/sonde
 	# The report page in headless Chromium (Debian's chromium + chromium-driver, Selenium from

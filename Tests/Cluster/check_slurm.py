@@ -260,7 +260,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("binary", help="the sonde binary the jobs run (its folder goes first on the job's PATH)")
     parser.add_argument("--files", type=int, default=30, help="clips in the dataset (default 30)")
-    parser.add_argument("--seconds", type=float, default=6.0, help="length of each clip (default 6 s)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each clip (default 10 s)")
     parser.add_argument("--keep", action="store_true", help="keep the dataset, outputs and job logs, and say where")
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
