@@ -94,8 +94,10 @@ demo: build
 	$(SONDE) process sample-data/bearing.f32le --rate 25600 --channels 2 \
 		--sample-type f32le --features rms,dominant_frequency,thd --format ndjson | head -n 3
 
-# man and groff render the installed man page in `make install-check`.
-test: TEST_APT_PACKAGES := man-db groff-base
+# man and groff render the installed man page in `make install-check`; Slurm and munge
+# run docs/cluster/sonde-array.sbatch on a one-node cluster (Tests/Cluster/check_slurm.py);
+# Java 17 runs PySpark for docs/cluster/spark_pipe.py (Tests/Cluster/check_spark.py).
+test: TEST_APT_PACKAGES := man-db groff-base slurmctld slurmd slurm-client munge openjdk-17-jre-headless
 test: deps
 	# The docs stand on their own: links resolve inside the repository, no machine paths.
 	python3 Tests/Docs/check_docs.py
@@ -110,6 +112,13 @@ test: deps
 	$(PY) Tests/Parquet/check_parquet.py .build/debug/sonde
 	# `import sonde` (python/): every method against the CLI's output, bad input, a new venv.
 	SONDE_BIN=$(CURDIR)/.build/debug/sonde $(PY) -m pytest -q python/tests
+	# docs/cluster/sonde-array.sbatch under a real one-node Slurm (Debian's slurmctld, slurmd,
+	# munge, started in a temporary folder, 80 s under load): the array's merge == a single
+	# run byte for byte, and again after one task is cancelled halfway and resubmitted.
+	$(PY) Tests/Cluster/check_slurm.py .build/debug/sonde
+	# docs/cluster/spark_pipe.py on PySpark local[2] (about 50 s): the file list piped
+	# through sonde on the executors, its DataFrame == the single run's records, exactly.
+	$(PY) Tests/Cluster/check_spark.py .build/debug/sonde
 	# The report page in headless Chromium (Debian's chromium + chromium-driver, Selenium from
 	# PyPI): no console errors, every figure drawn, summary tables against reference.py.
 	@missing=""; for p in $(BROWSER_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
