@@ -91,7 +91,7 @@ public final class PipelineGraph: Sendable {
     /// Busy time per stage, for benchmarks.
     public let stageTimes = StageTimes()
     private let samplesRead = Atomic<Int>(0)
-    private let inputsDone = Atomic<Int>(0)
+    let inputsDone = Atomic<Int>(0)
 
     public init(settings: PipelineSettings, options: Options) {
         self.settings = settings
@@ -128,7 +128,7 @@ public final class PipelineGraph: Sendable {
         let bufferPool = StageBufferPool(sizes: sizes, limit: options.jobs + 2)
         let work = AsyncBoundedQueue<WorkItem>(capacity: 4 * options.jobs)
         let failure = GraphFailure(opened: opened, work: work)
-        let lanes = (0..<options.jobs).map { _ in BlockingThread<Int>(name: "sonde.read", call: idleLane) }
+        let lanes = (0..<options.jobs).map { _ in BlockingThread<Int>(name: "sonde.read", call: SourceStage.idleLane) }
         defer { for lane in lanes { lane.shutdown() } }
         for lane in lanes { _ = stopSignal.register(lane) }
         defer { for lane in lanes { stopSignal.unregister(lane) } }
@@ -348,7 +348,7 @@ public final class PipelineGraph: Sendable {
 
     /// The exporter: inputs in order, and each input's results in output order,
     /// regardless of which worker finished first. Writes run on a thread of their own.
-    private func export(
+    func export(
         _ opened: AsyncBoundedQueue<ResultSlot<OpenedStage>>, sink: any PipelineSink, bufferPool: StageBufferPool,
         record: SummaryRecorder, failure: GraphFailure
     ) async throws -> Int {
@@ -436,17 +436,14 @@ enum OpenedStage: Sendable {
     case failed(index: Int, name: String, error: any Error)
 }
 
-/// What a lane's thread runs until it is given an input.
-@Sendable private func idleLane() -> Int { 0 }
-
 /// The input a lane's thread opened, handed back to its task.
-private final class OpenedBox: @unchecked Sendable {
+final class OpenedBox: @unchecked Sendable {
     // @unchecked: written on the lane's thread before its `run()` returns, read after.
     var stage: SourceStage?
 }
 
 /// Per-input counts for `Summary`, written by the exporter.
-private final class SummaryRecorder: Sendable {
+final class SummaryRecorder: Sendable {
     private let state: Mutex<(samples: [Int], frames: [Int], failed: Int)>
 
     init(count: Int) {
@@ -466,7 +463,7 @@ private final class SummaryRecorder: Sendable {
 }
 
 /// The sink, handed to the exporter's task.
-private struct UncheckedSink: @unchecked Sendable {
+struct UncheckedSink: @unchecked Sendable {
     // @unchecked: only the writing thread calls it, one call at a time, and the caller
     // uses it again only after `run` has returned.
     let sink: any PipelineSink
@@ -474,7 +471,7 @@ private struct UncheckedSink: @unchecked Sendable {
 }
 
 /// A sink that hands every batch to one closure (`run(inputs:emit:)`).
-private final class EmittingSink: PipelineSink {
+final class EmittingSink: PipelineSink {
     let emit: @Sendable (RecordBatch) throws -> Void
     init(emit: @escaping @Sendable (RecordBatch) throws -> Void) { self.emit = emit }
     func begin(input index: Int, name: String, format: StreamFormat) throws {}
@@ -484,7 +481,7 @@ private final class EmittingSink: PipelineSink {
 
 /// Moves sink calls from the exporter's task to the writing thread and makes them there,
 /// in order, several per trip.
-private final class ExportHandOver: @unchecked Sendable {
+final class ExportHandOver: @unchecked Sendable {
     // @unchecked: put before each hand-over and taken on the writing thread; the thread's
     // lock and the exporter's await of each trip order every access.
     enum Event {
@@ -532,7 +529,7 @@ private final class ExportHandOver: @unchecked Sendable {
 
 /// Stores the first error of a run and cancels every queue and every live input's ring
 /// and tickets, so all stages end.
-private final class GraphFailure: Sendable {
+final class GraphFailure: Sendable {
     private let state = Mutex<(error: (any Error)?, live: [ObjectIdentifier: SourceStage])>((nil, [:]))
     private let opened: AsyncBoundedQueue<ResultSlot<OpenedStage>>
     private let work: AsyncBoundedQueue<WorkItem>
