@@ -67,7 +67,7 @@ enum FileInputs {
 }
 
 /// An input opened before the run, handed to the graph once.
-private final class FirstInput: @unchecked Sendable {
+final class FirstInput: @unchecked Sendable {
     // @unchecked: `input` is taken under `lock`, once, by the graph's opening thread.
     private let lock = NSLock()
     private var input: PipelineGraph.Input?

@@ -285,12 +285,12 @@ public struct SOSFilter: Sendable {
 }
 
 /// Where the first section of a two-channel pass reads its samples, one `SIMD2` per instant.
-private protocol LanePairSource {
+protocol LanePairSource {
     subscript(_ n: Int) -> SIMD2<Double> { get }
 }
 
 /// Two de-interleaved channels (and every in-place pass after the first).
-private struct SeparateLanes: LanePairSource {
+struct SeparateLanes: LanePairSource {
     let first: UnsafePointer<Double>
     let second: UnsafePointer<Double>
 
@@ -304,7 +304,7 @@ private struct SeparateLanes: LanePairSource {
 }
 
 /// Two adjacent channels of an interleaved block: one unaligned 16-byte load per instant.
-private struct InterleavedLanes: LanePairSource {
+struct InterleavedLanes: LanePairSource {
     let base: UnsafePointer<Double>
     let stride: Int
 
