@@ -1,4 +1,4 @@
-public import SondeCore
+import SondeCore
 
 /// One family of optional features (FEATURES.md section 7): its declaration, its columns,
 /// and how it measures a frame from the spectrum the extractor already computed.
