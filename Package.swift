@@ -63,8 +63,9 @@ let package = Package(
         .target(name: "CKernelSupport"),
         // Linux system calls glibc declares only under _GNU_SOURCE (syncfs).
         .target(name: "CSystemCalls"),
-        // Text/make_powers_of_ten.py generates ShortestDecimal+PowersOfTen.swift.
-        .target(name: "SondeCore", exclude: ["Text/make_powers_of_ten.py"]),
+        // Text/make_powers_of_ten.py generates ShortestDecimal+PowersOfTen.swift. CKernelSupport
+        // gives the build's identity (its commit, its CPU target) to SondeVersion.
+        .target(name: "SondeCore", dependencies: ["CKernelSupport"], exclude: ["Text/make_powers_of_ten.py"]),
         .target(
             name: "SondeDSP",
             dependencies: [
