@@ -100,8 +100,7 @@ struct ReportCommand: AsyncParsableCommand {
                     head: ReportHTML.head(
                         title: list.inputs.count == 1
                             ? "sonde report: \(list.inputs[0].name)" : "sonde report: \(list.inputs.count) inputs",
-                        madeBy:
-                            "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
+                        madeBy: SondeVersion.named,
                         settings: settingsRows(settings, inputCount: list.inputs.count)),
                     spectra: spectra, columns: columns, trended: trendedColumns(columns),
                     bands: settings.bands.map { $0.low...$0.high },
