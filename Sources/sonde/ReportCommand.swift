@@ -62,8 +62,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "No notes or progress on standard error.")
     var quiet = false
 
-    /// Trended when --features does not choose.
-    static let defaultTrends = ["rms", "peak", "crest_factor", "kurtosis", "dominant_frequency", "spectral_centroid"]
+    /// Trended when --features does not choose (`Feature.defaultTrends`).
+    static let defaultTrends = Feature.defaultTrends.map(\.rawValue)
 
     func validate() throws {
         if output == "-" { throw ValidationError("-o: a report is a file; give its name (report.html)") }
