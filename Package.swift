@@ -120,6 +120,7 @@ let package = Package(
             name: "SondeLive",
             dependencies: [
                 "SondeCore", "SondePipeline", "SondePlots",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -129,8 +130,7 @@ let package = Package(
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport",
-                "SondeLive",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport", "SondeLive",
                 "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
