@@ -11,7 +11,9 @@ import Testing
         #expect(DurationText.seconds(text) == seconds)
     }
 
-    @Test(arguments: ["", "s", "ms", "0", "0s", "-1", "-5ms", "ten", "10 s", "10sec", "1d", "inf", "nan", "infs", "1e400"])
+    @Test(arguments: [
+        "", "s", "ms", "0", "0s", "-1", "-5ms", "ten", "10 s", "10sec", "1d", "inf", "nan", "infs", "1e400",
+    ])
     func refusesWhatIsNotAPositiveFiniteDuration(text: String) {
         #expect(DurationText.seconds(text) == nil)
     }
