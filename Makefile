@@ -79,7 +79,7 @@ test: deps
 	# The docs stand on their own: links resolve inside the repository, no machine paths.
 	python3 Tests/Docs/check_docs.py
 	# The code as swift-format lays it out (.swift-format: 4 spaces, 120 columns).
-	swift format lint --strict --recursive Sources Tests Package.swift Benchmarks/Harness
+	swift format lint --strict --recursive Sources Tests Package.swift
 	swift build --build-tests $(TEST_FLAGS)
 	swift test --skip-build
 	$(MAKE) install-check
@@ -168,4 +168,4 @@ clean:
 
 # Lays the code out as .swift-format says (make test checks it).
 format:
-	swift format --in-place --recursive Sources Tests Package.swift Benchmarks/Harness
+	swift format --in-place --recursive Sources Tests Package.swift

@@ -135,12 +135,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The harness `sonde bench` runs (replayed device, bare FFT loop), beside the benchmarks.
-        .target(
-            name: "SondeBench",
-            dependencies: ["SondeCore", "SondeDSP", "SondePipeline"],
-            path: "Benchmarks/Harness"
-        ),
+        // The harness `sonde bench` runs (replayed device, bare FFT loop): shipped code, so under
+        // Sources/ like every target of this package; the benchmark groups are Benchmarks/'s package.
+        .target(name: "SondeBench", dependencies: ["SondeCore", "SondeDSP", "SondePipeline"]),
         // A test tool (saves measurements in a loop for the store's crash tests); never installed.
         .executableTarget(
             name: "sonde-save-loop",
