@@ -18,6 +18,11 @@ import Synchronization
 /// Every queue is bounded, so a slow exporter slows the readers and memory does not grow
 /// with input length. The first error cancels the whole graph and is thrown once (with
 /// `keepGoing`, an input's own error is reported to the sink and the run goes on).
+///
+/// This file reads top-down: `run(_:sink:)` starts the tasks; `runInputs` and `runInput`
+/// open inputs on their lanes and hand each to its `SourceStage` (reader and framer);
+/// `measure` is a worker. The exporter is in `PipelineGraph+Export.swift`, the sizes in
+/// `PipelineGraph+Options.swift`, the input types in `PipelineGraph+Inputs.swift`.
 public final class PipelineGraph: Sendable {
     /// What a run did.
     public struct Summary: Sendable {
