@@ -104,7 +104,7 @@ test: deps
 	# The Python the scripts below run on: Tests/requirements.txt and nothing else.
 	$(MAKE) check-imports
 	# The code as swift-format lays it out (.swift-format: 4 spaces, 120 columns).
-	swift format lint --strict --recursive Sources Tests Package.swift Benchmarks/Harness
+	swift format lint --strict --recursive Sources Tests Package.swift
 	swift build --build-tests $(TEST_FLAGS)
 	swift test --skip-build
 	$(MAKE) install-check
@@ -199,4 +199,4 @@ clean:
 
 # Lays the code out as .swift-format says (make test checks it).
 format:
-	swift format --in-place --recursive Sources Tests Package.swift Benchmarks/Harness
+	swift format --in-place --recursive Sources Tests Package.swift

@@ -63,8 +63,9 @@ let package = Package(
         .target(name: "CKernelSupport"),
         // Linux system calls glibc declares only under _GNU_SOURCE (syncfs).
         .target(name: "CSystemCalls"),
-        // Text/make_powers_of_ten.py generates ShortestDecimal+PowersOfTen.swift.
-        .target(name: "SondeCore", exclude: ["Text/make_powers_of_ten.py"]),
+        // Text/make_powers_of_ten.py generates ShortestDecimal+PowersOfTen.swift. CKernelSupport
+        // gives the build's identity (its commit, its CPU target) to SondeVersion.
+        .target(name: "SondeCore", dependencies: ["CKernelSupport"], exclude: ["Text/make_powers_of_ten.py"]),
         .target(
             name: "SondeDSP",
             dependencies: [
@@ -119,6 +120,7 @@ let package = Package(
             name: "SondeLive",
             dependencies: [
                 "SondeCore", "SondePipeline", "SondePlots",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -128,18 +130,14 @@ let package = Package(
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport",
-                "SondeLive",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport", "SondeLive",
                 "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The harness `sonde bench` runs (replayed device, bare FFT loop), beside the benchmarks.
-        .target(
-            name: "SondeBench",
-            dependencies: ["SondeCore", "SondeDSP", "SondePipeline"],
-            path: "Benchmarks/Harness"
-        ),
+        // The harness `sonde bench` runs (replayed device, bare FFT loop): shipped code, so under
+        // Sources/ like every target of this package; the benchmark groups are Benchmarks/'s package.
+        .target(name: "SondeBench", dependencies: ["SondeCore", "SondeDSP", "SondePipeline"]),
         // A test tool (saves measurements in a loop for the store's crash tests); never installed.
         .executableTarget(
             name: "sonde-save-loop",

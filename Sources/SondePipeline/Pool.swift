@@ -48,31 +48,3 @@ extension Pool {
         Pool(limit: limit, make: { [] }, reset: { $0.removeAll(keepingCapacity: true) })
     }
 }
-
-/// The pools of one input's jobs: samples go out to the workers, values and encoded
-/// records come back to the exporter, and all return here once written.
-final class JobBuffers: Sendable {
-    let samples: Pool<SampleBlock>
-    let values: Pool<[Double]>
-    let bytes: Pool<[UInt8]>
-    let ends: Pool<[Int]>
-    /// The per-channel lists of a batch and of a ticket.
-    let byteLists: Pool<[[UInt8]]>
-    let endLists: Pool<[[Int]]>
-    let results: Pool<[ResultSlot<MeasuredFrames>]>
-    let slots: Pool<ResultSlot<MeasuredFrames>>
-
-    /// - Parameters:
-    ///   - jobsInFlight: buffers of each kind the queues can hold at once, all channels.
-    ///   - blockCapacity: samples per channel block (`ChannelProcessor.blockCapacity`).
-    init(jobsInFlight: Int, blockCapacity: Int) {
-        samples = .sampleBlocks(capacity: blockCapacity, limit: jobsInFlight)
-        values = .arrays(limit: jobsInFlight)
-        bytes = .arrays(limit: jobsInFlight)
-        ends = .arrays(limit: jobsInFlight)
-        byteLists = .arrays(limit: jobsInFlight)
-        endLists = .arrays(limit: jobsInFlight)
-        results = .arrays(limit: jobsInFlight)
-        slots = .resultSlots(limit: jobsInFlight)
-    }
-}

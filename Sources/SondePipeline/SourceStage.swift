@@ -49,6 +49,10 @@ final class SourceStage: @unchecked Sendable {
     /// (`sonde bench`). Reads may be larger: fewer reads mean fewer hand-offs per frame.
     static let framerBlockFrames = 16_384
 
+    /// What a lane's reading thread runs before its first input and between inputs:
+    /// nothing, so it holds no stage (and no source, whose file is then closed).
+    @Sendable static func idleLane() -> Int { 0 }
+
     /// Designs the filters for the input's rate.
     /// - Parameter stageBuffers: buffers for the input's channel count, idle until now.
     /// - Throws: `SondeError(.invalidArgument)` for filters or bands that do not fit it.
@@ -101,7 +105,7 @@ final class SourceStage: @unchecked Sendable {
         defer {
             notes = source?.notes ?? []
             // Drop the thread's hold on this stage, then the source: that closes the file.
-            thread.replaceCall(idleRead)
+            thread.replaceCall(Self.idleLane)
             source = nil
             ring.close()
         }
@@ -359,29 +363,3 @@ final class SourceStage: @unchecked Sendable {
         }
     }
 }
-
-/// One or two channels' share of a block, handed to a child task.
-private struct ChannelAppend: @unchecked Sendable {
-    // @unchecked: the block is only read, and each child task gets different channels; the
-    // framer waits for all of them before it touches the block or the channels again.
-    let channels: [ChannelProcessor]
-    /// The first of the (up to) two channels.
-    let first: Int
-    let block: UnsafeBufferPointer<Double>
-    let times: StageTimes
-
-    func run() {
-        let count = channels.count
-        times.time(.filter) {
-            if first + 1 < count {
-                ChannelProcessor.append(
-                    channels[first], channels[first + 1], channel: first, interleaved: block, channelCount: count)
-            } else {
-                channels[first].append(interleaved: block, channel: first, channelCount: count)
-            }
-        }
-    }
-}
-
-/// What a lane's thread runs between inputs: nothing, and it holds no stage.
-@Sendable private func idleRead() -> Int { 0 }

@@ -30,7 +30,3 @@ public final class StopSignal: Sendable {
         _ = state.withLock { $0.waiters.removeValue(forKey: ObjectIdentifier(waiter)) }
     }
 }
-
-public protocol Stoppable: AnyObject, Sendable {
-    func stop()
-}

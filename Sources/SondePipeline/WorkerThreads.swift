@@ -30,7 +30,7 @@ final class WorkerThreads: TaskExecutor, @unchecked Sendable {
     }
 
     /// Queues `job` behind the other urgent ones, before every other job.
-    fileprivate func enqueue(_ job: consuming ExecutorJob, urgent isUrgent: Bool) {
+    func enqueue(_ job: consuming ExecutorJob, urgent isUrgent: Bool) {
         let job = UnownedJob(job)
         condition.lock()
         if isUrgent { urgentJobs.append(.job(job)) } else { jobs.append(.job(job)) }
@@ -85,18 +85,5 @@ final class WorkerThreads: TaskExecutor, @unchecked Sendable {
             condition.wait()
         }
         return urgentJobs.popFirst() ?? jobs.popFirst()
-    }
-}
-
-/// `WorkerThreads` seen as an executor whose jobs run before the others'.
-final class UrgentJobs: TaskExecutor, Sendable {
-    private let threads: WorkerThreads
-
-    init(threads: WorkerThreads) {
-        self.threads = threads
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        threads.enqueue(job, urgent: true)
     }
 }

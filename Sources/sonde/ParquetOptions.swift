@@ -22,7 +22,7 @@ struct ParquetOptions: ParsableArguments {
     var rowGroupRows: Int?
 
     /// The `sonde.version` written into Parquet footers and `created_by`.
-    static var version: String { "\(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)" }
+    static var version: String { SondeVersion.full }
 
     /// The writer options for `format`, with `sonde.version` and (when given) `sonde.settings`
     /// in the footer.

@@ -62,8 +62,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "No notes or progress on standard error.")
     var quiet = false
 
-    /// Trended when --features does not choose.
-    static let defaultTrends = ["rms", "peak", "crest_factor", "kurtosis", "dominant_frequency", "spectral_centroid"]
+    /// Trended when --features does not choose (`Feature.defaultTrends`).
+    static let defaultTrends = Feature.defaultTrends.map(\.rawValue)
 
     func validate() throws {
         if output == "-" { throw ValidationError("-o: a report is a file; give its name (report.html)") }
@@ -100,8 +100,7 @@ struct ReportCommand: AsyncParsableCommand {
                     head: ReportHTML.head(
                         title: list.inputs.count == 1
                             ? "sonde report: \(list.inputs[0].name)" : "sonde report: \(list.inputs.count) inputs",
-                        madeBy:
-                            "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
+                        madeBy: SondeVersion.named,
                         settings: settingsRows(settings, inputCount: list.inputs.count)),
                     spectra: spectra, columns: columns, trended: trendedColumns(columns),
                     bands: settings.bands.map { $0.low...$0.high },

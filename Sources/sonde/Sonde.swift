@@ -29,7 +29,7 @@ struct Sonde: AsyncParsableCommand {
               130  interrupted by SIGINT (143: SIGTERM); completed records are written
               141  the reader of standard output closed it early (SIGPIPE, as other tools)
             """,
-        version: "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)",
+        version: SondeVersion.named,
         subcommands: [
             ProcessCommand.self, SpectrumCommand.self, ReportCommand.self, MergeCommand.self, StreamCommand.self,
             DeviceCommand.self, BenchCommand.self,

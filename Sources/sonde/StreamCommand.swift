@@ -108,12 +108,7 @@ struct StreamCommand: AsyncParsableCommand {
 
     /// Seconds from `10s`, `500ms`, `2m`, `1h` or a bare number.
     static func seconds(_ text: String) -> Double? {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-        for (suffix, scale) in units where text.hasSuffix(suffix) {
-            if let value = Double(text.dropLast(suffix.count)), value > 0, value.isFinite { return value * scale }
-        }
-        if let value = Double(text), value > 0, value.isFinite { return value }
-        return nil
+        DurationText.seconds(text)
     }
 
     func run() async throws {

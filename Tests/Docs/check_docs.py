@@ -9,6 +9,9 @@
 - No tracked file names a folder of the machine it was written on (its work folder, root's
   home) or the folder of shared notes beside the repository, which a clone does not have.
 - README.md stays a guide: under 10 KB.
+- The dependency diagram in docs/architecture.md (a Mermaid flowchart, one arrow per
+  import) draws exactly the imports of the package's targets, and Package.swift declares
+  exactly those dependencies: each disagreement is named by its edge.
 """
 
 from __future__ import annotations
@@ -73,6 +76,114 @@ def check_links(markdown: str, problems: list[str]) -> None:
                     problems.append(f"{where}: no heading #{anchor}")
 
 
+# Modules of the system and the toolchain: imported without a Package.swift dependency.
+SYSTEM_MODULES = {
+    "Foundation", "FoundationEssentials", "FoundationNetworking", "Glibc", "Musl", "Darwin", "Dispatch",
+    "Synchronization", "_Concurrency", "Observation", "RegexBuilder", "os",
+}
+IMPORT = re.compile(
+    r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+"
+    r"(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?([A-Za-z_]\w*)"
+)
+TARGET = re.compile(r"\.(target|executableTarget|testTarget|systemLibrary)\(")
+DIAGRAM = "docs/architecture.md"
+
+
+def package_targets() -> dict[str, dict]:
+    """Package.swift's targets: name -> {kind, path, dependencies (target and product names)}."""
+    with open(os.path.join(ROOT, "Package.swift"), encoding="utf-8") as fh:
+        text = fh.read()
+    targets: dict[str, dict] = {}
+    for match in TARGET.finditer(text):
+        depth, end = 1, match.end()
+        while depth:
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            end += 1
+        body = text[match.end() : end - 1]
+        name = re.search(r'name:\s*"([^"]+)"', body).group(1)
+        path = re.search(r'path:\s*"([^"]+)"', body)
+        dependencies: set[str] = set()
+        listed = re.search(r"dependencies:\s*\[", body)
+        if listed:
+            depth, stop = 1, listed.end()
+            while depth:
+                depth += {"[": 1, "]": -1}.get(body[stop], 0)
+                stop += 1
+            items = body[listed.end() : stop - 1]
+            dependencies |= set(re.findall(r'\.product\(\s*name:\s*"([^"]+)"', items))
+            dependencies |= set(re.findall(r'(?<![:\w])\s*"([^"]+)"', re.sub(r"\.product\([^)]*\)", "", items)))
+        kind = match.group(1)
+        default = "Tests" if kind == "testTarget" else "Sources"
+        targets[name] = {"kind": kind, "path": path.group(1) if path else f"{default}/{name}", "dependencies": dependencies}
+    return targets
+
+
+def imports_of(folder: str) -> dict[str, str]:
+    """Module -> the first file (relative to the repository) that imports it."""
+    found: dict[str, str] = {}
+    for directory, _, files in sorted(os.walk(os.path.join(ROOT, folder))):
+        for file in sorted(files):
+            if not file.endswith(".swift"):
+                continue
+            path = os.path.join(directory, file)
+            with open(path, encoding="utf-8") as fh:
+                for line in fh:
+                    match = IMPORT.match(line)
+                    if match and match.group(1) not in SYSTEM_MODULES:
+                        found.setdefault(match.group(1), os.path.relpath(path, ROOT))
+    return found
+
+
+def diagram_edges() -> tuple[set[tuple[str, str]], set[str]]:
+    """The arrows and nodes of the Mermaid flowchart under docs/architecture.md's Dependencies."""
+    with open(os.path.join(ROOT, DIAGRAM), encoding="utf-8") as fh:
+        text = fh.read()
+    block = re.search(r"^## Dependencies$.*?^```mermaid\n(.*?)^```", text, re.M | re.S)
+    if not block:
+        return set(), set()
+    edges: set[tuple[str, str]] = set()
+    nodes: set[str] = set()
+    node = r"([A-Za-z_][\w-]*)(?:\[[^\]]*\])?"
+    for line in block.group(1).splitlines():
+        line = line.strip()
+        if not line or line.startswith(("%%", "flowchart", "graph", "classDef", "class ", "style ")):
+            continue
+        parts = [part.strip() for part in line.split("-->")]
+        groups = [[re.fullmatch(node, name.strip()).group(1) for name in part.split("&")] for part in parts]
+        for group in groups:
+            nodes |= set(group)
+        for sources, destinations in zip(groups, groups[1:]):
+            edges |= {(a, b) for a in sources for b in destinations}
+    return edges, nodes
+
+
+def check_dependencies(problems: list[str]) -> None:
+    targets = package_targets()
+    # The package's own code: every target but the tests and the test tools under Tests/.
+    drawn = {name: t for name, t in targets.items() if t["kind"] != "testTarget" and not t["path"].startswith("Tests/")}
+    edges, nodes = diagram_edges()
+    if not nodes:
+        problems.append(f"{DIAGRAM}: no ```mermaid flowchart under a '## Dependencies' heading")
+        return
+    imported: set[tuple[str, str]] = set()
+    for name, target in sorted(drawn.items()):
+        imports = imports_of(target["path"])
+        for module, where in sorted(imports.items()):
+            imported.add((name, module))
+            if module not in target["dependencies"]:
+                problems.append(f"{where}: imports {module}, which Package.swift does not list among {name}'s dependencies")
+        for module in sorted(target["dependencies"] - set(imports)):
+            problems.append(f"Package.swift: {name} depends on {module}, which no file of {target['path']} imports")
+        for module in sorted(imports):
+            if (name, module) not in edges:
+                problems.append(f"{DIAGRAM}: the diagram lacks {name} --> {module} ({imports[module]} imports it)")
+        if name not in nodes:
+            problems.append(f"{DIAGRAM}: the diagram leaves out the target {name}")
+    for source, destination in sorted(edges - imported):
+        where = drawn[source]["path"] if source in drawn else "the package"
+        problems.append(f"{DIAGRAM}: the diagram draws {source} --> {destination}, which no file of {where} imports")
+
+
 def main() -> int:
     problems: list[str] = []
     files = tracked_files()
@@ -86,6 +197,7 @@ def main() -> int:
                         problems.append(f"{name}:{number}: names a path outside the repository: {line.strip()[:100]}")
         except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
             continue  # binary fixtures; a file deleted but not yet committed
+    check_dependencies(problems)
     size = os.path.getsize(os.path.join(ROOT, "README.md"))
     if size >= 10_000:
         problems.append(f"README.md: {size} bytes; keep it under 10 KB (details belong in docs/)")

@@ -1,4 +1,5 @@
 import Foundation
+import SondeCore
 import Testing
 import _SondeTestSupport
 
@@ -142,6 +143,39 @@ import _SondeTestSupport
                 expectSameAsStrtodOrRange("\(mantissa)e\(exponent)")
             }
         }
+    }
+
+    /// What the records print reads back bit for bit: 300,000 random bit patterns and
+    /// 100,000 feature-like values printed by SondeCore's `ShortestDecimal` and read by this
+    /// scanner (printing and reading share one table of powers; see `PowersOfFive`).
+    @Test func shortestDecimalsReadBackBitForBit() {
+        var generator = SplitMix64(seed: 0x7ab1e)
+        var values = (0..<300_000).map { _ in Double(bitPattern: generator.next()) }
+        values += (0..<100_000).map { _ in
+            Double(Int64(bitPattern: generator.next()) % 2_000_000_000) / Double(1 << (generator.next() % 40))
+        }
+        var text: [UInt8] = []
+        var mismatches = 0
+        for value in values where value.isFinite {
+            text.removeAll(keepingCapacity: true)
+            text.appendNumber(value)
+            let count = text.count
+            text.append(0)
+            let read = text.withUnsafeBufferPointer { buffer -> Double? in
+                guard let base = buffer.baseAddress, case .number(let number, let end) = scanner.scan(base),
+                    end == base + count
+                else { return nil }
+                return number
+            }
+            if read?.bitPattern != value.bitPattern {
+                mismatches += 1
+                if mismatches <= 5 {
+                    Issue.record(
+                        "\(String(decoding: text.dropLast(), as: UTF8.self)) read as \(String(describing: read))")
+                }
+            }
+        }
+        #expect(mismatches == 0)
     }
 
     /// Like `expectSameAsStrtod`, but a value strtod overflows must be out of range here.

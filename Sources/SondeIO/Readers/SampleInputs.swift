@@ -4,27 +4,6 @@ public import SondeCore
     import Glibc
 #endif
 
-/// One input of a run: where it is, and the name its records carry in the `file` column
-/// (its path relative to the folder argument that named it, else the path as given).
-public struct SampleInput: Sendable, Equatable {
-    public var path: String
-    public var name: String
-
-    public init(path: String, name: String) {
-        self.path = path
-        self.name = name
-    }
-
-    /// Whether the input is a regular file small enough to be read whole in one call
-    /// (`InMemorySoundFile`'s limit): opening and reading it never waits on another
-    /// process, so the pipeline may do it on its own threads (`Inputs.opensQuickly`).
-    public var isSmallRegularFile: Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-            && Int(status.st_size) <= InMemorySoundFile.sizeLimit
-    }
-}
-
 /// Turns FILE arguments and `--files-from` lists into the ordered list of inputs.
 ///
 /// - A folder is walked recursively in byte order of the names at each level (the same
@@ -174,18 +153,5 @@ public struct SampleInputs: Sendable {
     /// Byte order of the UTF-8 names: the same on every machine and locale.
     static func byteOrder(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
-    }
-}
-
-/// A file's device and inode: the same folder reached by two paths is one identity.
-struct FileIdentity: Hashable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-
-    init?(path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
     }
 }

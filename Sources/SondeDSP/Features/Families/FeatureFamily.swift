@@ -1,4 +1,4 @@
-public import SondeCore
+import SondeCore
 
 /// One family of optional features (FEATURES.md section 7): its declaration, its columns,
 /// and how it measures a frame from the spectrum the extractor already computed.
@@ -32,37 +32,4 @@ extension FeatureFamily {
     static var dependsOnPreviousFrame: Bool { declaration.columns.contains { $0.input == .previousSpectrum } }
     func prime(_ frame: FrameSpectrum) {}
     func reset() {}
-}
-
-/// What a family reads of one frame: computed once by `FeatureExtractor` and shared.
-struct FrameSpectrum {
-    /// x, the unwindowed (filtered) frame, N samples.
-    let samples: UnsafePointer<Double>
-    /// |X[k]|², K = N/2 + 1 bins.
-    let squaredMagnitude: UnsafePointer<Double>
-    /// |X[k]|, K bins.
-    let magnitude: UnsafePointer<Double>
-    /// P[k], the one-sided density PSD, K bins.
-    let power: UnsafePointer<Double>
-    /// Whether every sample is equal (the spectrum is then the exact DFT).
-    let isFlat: Bool
-}
-
-/// What a family says about itself: its columns' declarations and its options, from
-/// which `--help`, `docs/features.md` and the reference tests' tolerances are written.
-public struct FamilyDeclaration: Sendable {
-    /// A command-line option of the family.
-    public struct Option: Sendable {
-        public var flag: String
-        public var valueName: String
-        public var help: String
-    }
-
-    public var name: String
-    public var summary: String
-    public var columns: [FeatureDeclaration]
-    public var options: [Option]
-
-    /// Columns asked for by name in `--features`.
-    public var namedFeatures: [String] { columns.filter { $0.request == .byName }.map(\.name) }
 }

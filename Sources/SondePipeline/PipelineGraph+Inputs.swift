@@ -71,16 +71,6 @@ extension PipelineGraph {
     }
 }
 
-/// Where a run's records go, input by input. Every call comes from one thread, in input
-/// order: `begin`, that input's batches, then `end`, before the next input's `begin`.
-public protocol PipelineSink: AnyObject {
-    /// Input `index` has been opened and its first records are coming (none, for an input
-    /// that fails to open).
-    func begin(input index: Int, name: String, format: StreamFormat) throws
-    func write(_ batch: RecordBatch) throws
-    func end(input index: Int, name: String, outcome: PipelineGraph.InputOutcome) throws
-}
-
 /// Inputs opened before the run, shared with the graph's opening threads.
 private final class OpenedInputs: @unchecked Sendable {
     // @unchecked: read-only after init; each input is handed to its one reader stage.

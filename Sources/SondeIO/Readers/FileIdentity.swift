@@ -1,0 +1,16 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A file's device and inode: the same folder reached by two paths is one identity.
+struct FileIdentity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+}

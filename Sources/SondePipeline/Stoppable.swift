@@ -1,0 +1,3 @@
+public protocol Stoppable: AnyObject, Sendable {
+    func stop()
+}

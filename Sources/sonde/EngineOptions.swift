@@ -1,0 +1,23 @@
+import ArgumentParser
+import SondePipeline
+
+/// How the streaming engine runs over files: workers and buffer sizes.
+struct EngineOptions: ParsableArguments {
+    @OptionGroup var workers: WorkerOptions
+
+    var jobs: Int { workers.jobs }
+
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Samples each input's ring buffer holds, 2 to 67108864 (rounded up to a power of two).", valueName: "S"))
+    var ringCapacity: Int = 1 << 18
+
+    func validate() throws {
+        try OptionRanges.check(ringCapacity: ringCapacity)
+    }
+
+    func graphOptions() -> PipelineGraph.Options {
+        PipelineGraph.Options(jobs: jobs, ringCapacity: ringCapacity)
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+import Foundation
+
+/// `--jobs`, declared once for every command that runs the pipeline.
+struct WorkerOptions: ParsableArguments {
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Feature workers and inputs worked on at once, 1 to 256 (default: the number of cores).", valueName: "J"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        try OptionRanges.check(jobs: jobs)
+    }
+}
