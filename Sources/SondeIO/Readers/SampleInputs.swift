@@ -9,10 +9,14 @@ public import SondeCore
 public struct SampleInput: Sendable, Equatable {
     public var path: String
     public var name: String
+    /// Why the input cannot be opened although the walk found it (a file name that is
+    /// not UTF-8): opening it fails with this message, so `--keep-going` skips it.
+    public var unopenable: String?
 
-    public init(path: String, name: String) {
+    public init(path: String, name: String, unopenable: String? = nil) {
         self.path = path
         self.name = name
+        self.unopenable = unopenable
     }
 
     /// Whether the input is a regular file small enough to be read whole in one call
@@ -106,6 +110,12 @@ public struct SampleInputs: Sendable {
         }
         var status = stat()
         if stat(argument, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            if let identity = FileIdentity(path: argument), excluded.contains(identity) {
+                throw SondeError(
+                    .invalidArgument,
+                    "\(argument): this folder is the --output-dir too, whose files are outputs, not inputs; give an output folder of its own (e.g. \(argument.hasSuffix("/") ? String(argument.dropLast()) : argument)-features)"
+                )
+            }
             let before = inputs.count
             var visited: Set<FileIdentity> = excluded
             try walk(folder: argument, relative: "", visited: &visited)
@@ -139,17 +149,27 @@ public struct SampleInputs: Sendable {
         }
         // The entry's type from the folder itself where the file system gives it: a stat
         // per file was a third of the walk's system calls on a dataset of clips.
-        var entries: [(name: String, type: UInt8)] = []
+        var entries: [(name: String, type: UInt8, isUTF8: Bool)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if !name.hasPrefix(".") { entries.append((name, entry.pointee.d_type)) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Self.escapedName(raw.prefix { $0 != 0 }) }
+            if !name.text.hasPrefix(".") { entries.append((name.text, entry.pointee.d_type, name.isUTF8)) }
         }
         closedir(directory)
-        for (name, type) in entries.sorted(by: { Self.byteOrder($0.name, $1.name) }) {
+        for (name, type, isUTF8) in entries.sorted(by: { Self.byteOrder($0.name, $1.name) }) {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
+            guard isUTF8 else {
+                // A String cannot hold the name's bytes, so no call can open the file by it.
+                if extensions.contains(SampleSources.fileExtension(of: name)) {
+                    inputs.append(
+                        SampleInput(
+                            path: path, name: relativePath,
+                            unopenable:
+                                "\(path): the file name is not UTF-8 (shown with \\xHH for its other bytes); rename it (e.g. convmv -f latin1 -t utf8), or skip it with --keep-going"
+                        ))
+                }
+                continue
+            }
             var mode: mode_t
             switch Int32(type) {
             case Int32(DT_REG): mode = S_IFREG
@@ -169,6 +189,22 @@ public struct SampleInputs: Sendable {
                 continue
             }
         }
+    }
+
+    /// A file name as text: itself when it is UTF-8, else with every byte from 0x80 up
+    /// written `\xHH` (`bad\xFF\xFE.wav`), the `file` column's documented escape.
+    static func escapedName(_ bytes: some Collection<UInt8>) -> (text: String, isUTF8: Bool) {
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
+        var text = ""
+        for byte in bytes {
+            if byte < 0x80 {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                text += "\\x" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return (text, false)
     }
 
     /// Byte order of the UTF-8 names: the same on every machine and locale.
