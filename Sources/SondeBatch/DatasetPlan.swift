@@ -20,8 +20,11 @@ public struct DatasetPlan {
         /// Outputs whose size or checksum differ from their `ok` line.
         public var damagedOutputs = 0
         /// Inputs whose size or time (or checksum, with `--verify-inputs`) changed since
-        /// their output was made, or recorded by an older sonde without them.
+        /// their output was made.
         public var changedInputs = 0
+        /// Outputs recorded by an older sonde, without the checksums and times to verify
+        /// them (or, with `--verify-inputs`, without the input's checksum).
+        public var unverified = 0
     }
 
     /// The inputs to measure now, with their index in the whole dataset.
@@ -94,7 +97,11 @@ public struct DatasetPlan {
             return false
         }
         guard made.input.isUnchanged(comparedWith: line) else {
-            counts.changedInputs += 1
+            if made.input.mtime == nil || (line.crc32c != nil && made.input.crc32c == nil) {
+                counts.unverified += 1
+            } else {
+                counts.changedInputs += 1
+            }
             return false
         }
         switch made.result.mismatch(try FileChecksum.of(path: folder + "/" + line.output)) {

@@ -272,8 +272,8 @@ struct ProcessCommand: AsyncParsableCommand {
     static func planSummary(_ counts: DatasetPlan.Counts, of total: Int, in folder: String) -> String? {
         var redone = [
             (counts.missingOutputs, "missing output"), (counts.damagedOutputs, "damaged output"),
-            (counts.changedInputs, "changed input"),
-        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
+            (counts.changedInputs, "changed input"), (counts.unverified, "unverified (no checksum recorded)"),
+        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 || $0.1.hasPrefix("unverified") ? "" : "s")" }
         guard counts.skipped > 0 || !redone.isEmpty else { return nil }
         if counts.new > 0 { redone.append("\(counts.new) not measured before") }
         var text =

@@ -107,7 +107,7 @@ import _SondeTestSupport
         let verified = try SondeBinary.run(
             ["process", "data", "--output-dir", "out", "--verify-inputs"] + measure, in: root)
         #expect(verified.status == 0, "stderr: \(verified.stderr)")
-        #expect(verified.stderr.contains("redone: 4 changed inputs"), "no checksum recorded yet: \(verified.stderr)")
+        #expect(verified.stderr.contains("redone: 4 unverified"), "no checksum recorded yet: \(verified.stderr)")
         let clip = root.appendingPathComponent("data/machine_1/id_1/clip_0001.csv")
         var status = stat()
         #expect(stat(clip.path, &status) == 0)
@@ -173,6 +173,27 @@ import _SondeTestSupport
         #expect(other.stderr.contains("other settings"), "\(other.stderr)")
         let merge = try SondeBinary.run(["merge", "out", "-o", "merged.csv"], in: root)
         #expect(merge.stderr.contains("not readable"), "the merge warns too: \(merge.stderr)")
+        try FileManager.default.moveItem(
+            at: root.appendingPathComponent("all.csv"), to: root.appendingPathComponent("single.csv"))
+        try mergeEqualsSingleRun(root)
+    }
+
+    /// A manifest written before issue 28 (no times, sizes or checksums of outputs) is
+    /// read, but its outputs are not trusted: merge asks for a rerun, which redoes them.
+    @Test func manifestWithoutChecksumsIsUnverifiedAndRedone() throws {
+        let root = try measuredDataset(count: 4)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let path = root.appendingPathComponent("out/manifest.jsonl")
+        let old = try String(contentsOf: path, encoding: .utf8).replacing(
+            /"(bytes|mtime)":\d+,|"crc32c":"[0-9a-f]{8}",/, with: "")
+        #expect(!old.contains("crc32c") && !old.contains("mtime"))
+        try old.write(to: path, atomically: false, encoding: .utf8)
+        let merge = try SondeBinary.run(["merge", "out"], in: root)
+        #expect(merge.status == 2)
+        #expect(merge.stderr.contains("made by an older sonde"), "\(merge.stderr)")
+        let rerun = try SondeBinary.run(["process", "data", "--output-dir", "out"] + measure, in: root)
+        #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
+        #expect(rerun.stderr.contains("redone: 4 unverified (no checksum recorded)"), "\(rerun.stderr)")
         try FileManager.default.moveItem(
             at: root.appendingPathComponent("all.csv"), to: root.appendingPathComponent("single.csv"))
         try mergeEqualsSingleRun(root)
@@ -254,6 +275,13 @@ import _SondeTestSupport
         #expect(
             DatasetFixture.files(under: root.appendingPathComponent("out")).filter { $0.hasSuffix(".csv.csv") }.count
                 == 3)
+        // A --files-from list naming it gets the same message, not 'no such file'.
+        var list = Data("data/machine_0/bad".utf8)
+        list += Data([0xFF, 0xFE]) + Data(".csv".utf8)
+        let listed = try SondeBinary.run(["process", "--files-from", "-", "--null"] + measure, stdin: list, in: root)
+        #expect(listed.status == 1)
+        #expect(
+            listed.stderr.contains("data/machine_0/bad\\xFF\\xFE.csv: the file name is not UTF-8"), "\(listed.stderr)")
     }
 
     @Test func outputDirThatIsTheDataFolderSaysWhatToDo() throws {

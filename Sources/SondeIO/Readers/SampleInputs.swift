@@ -65,10 +65,16 @@ public struct SampleInputs: Sendable {
         let separator: UInt8 = nullSeparated ? 0 : UInt8(ascii: "\n")
         var count = 0
         for line in text.split(separator: separator, omittingEmptySubsequences: true) {
-            var entry = Substring(decoding: line, as: UTF8.self)
+            let name = Self.escapedName(line)
+            var entry = Substring(name.text)
             if !nullSeparated, entry.last == "\r" { entry = entry.dropLast() }
             guard !entry.isEmpty else { continue }
-            try add(String(entry), expandingPatterns: false)
+            if name.isUTF8 {
+                try add(String(entry), expandingPatterns: false)
+            } else {
+                let path = String(entry)
+                inputs.append(SampleInput(path: path, name: path, unopenable: Self.notUTF8(path)))
+            }
             count += 1
         }
         guard count > 0 else { throw SondeError(.invalidInput, "\(listName): the list names no input") }
@@ -133,8 +139,14 @@ public struct SampleInputs: Sendable {
             guard glob(argument, 0, nil, &matches) == 0 else {
                 throw SondeError(.invalidInput, "\(argument): no file matches this pattern")
             }
-            let paths = (0..<Int(matches.gl_pathc)).compactMap { matches.gl_pathv[$0].map { String(cString: $0) } }
-            inputs += paths.sorted(by: Self.byteOrder).map { SampleInput(path: $0, name: $0) }
+            let paths = (0..<Int(matches.gl_pathc)).compactMap { index in
+                matches.gl_pathv[index].map {
+                    Self.escapedName(UnsafeBufferPointer(start: $0, count: strlen($0)).map { UInt8(bitPattern: $0) })
+                }
+            }
+            inputs += paths.sorted(by: { Self.byteOrder($0.text, $1.text) }).map {
+                SampleInput(path: $0.text, name: $0.text, unopenable: $0.isUTF8 ? nil : Self.notUTF8($0.text))
+            }
             namesFiles = true
             return
         }
@@ -164,9 +176,7 @@ public struct SampleInputs: Sendable {
                     inputs.append(
                         SampleInput(
                             path: path, name: relativePath,
-                            unopenable:
-                                "\(path): the file name is not UTF-8 (shown with \\xHH for its other bytes); rename it (e.g. convmv -f latin1 -t utf8), or skip it with --keep-going"
-                        ))
+                            unopenable: Self.notUTF8(path)))
                 }
                 continue
             }
@@ -189,6 +199,11 @@ public struct SampleInputs: Sendable {
                 continue
             }
         }
+    }
+
+    /// Why an input whose name is not UTF-8 is not measured, and what to do.
+    static func notUTF8(_ path: String) -> String {
+        "\(path): the file name is not UTF-8 (shown with \\xHH for its other bytes); rename it (e.g. convmv -f latin1 -t utf8), or skip it with --keep-going"
     }
 
     /// A file name as text: itself when it is UTF-8, else with every byte from 0x80 up
