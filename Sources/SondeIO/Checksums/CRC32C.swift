@@ -1,7 +1,8 @@
 /// CRC-32C (Castagnoli, the iSCSI and ext4 checksum), slicing by 8: what a dataset
 /// manifest records of each output (and, with `--verify-inputs`, each input) so a rerun
-/// and `sonde merge` notice damaged bytes. About 1.5 GB/s in a release build, against
-/// outputs written at tens of MB/s, so it stays within the run's noise.
+/// and `sonde merge` notice damaged bytes. Half the speed of zlib's crc32 (0.21-0.28
+/// against 0.45-0.54 GB/s, measured side by side on a loaded machine), a small part of a
+/// dataset run whose outputs are a few KB a clip (docs/performance.md).
 public struct CRC32C: Sendable, Equatable {
     /// The checksum of the bytes so far (final XOR applied).
     public var value: UInt32 { ~state }
@@ -16,28 +17,35 @@ public struct CRC32C: Sendable, Equatable {
     }
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard var pointer = bytes.baseAddress else { return }
-        var count = bytes.count
-        var crc = state
-        Self.tables.withUnsafeBufferPointer { table in
-            while count >= 8 {
-                let low = crc ^ pointer.loadUnaligned(as: UInt32.self).littleEndian
-                let high = pointer.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian
-                crc =
-                    table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
-                    ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
-                    ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
-                    ^ table[1 * 256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
-                pointer += 8
-                count -= 8
-            }
-            while count > 0 {
-                crc = table[Int((crc ^ UInt32(pointer.load(as: UInt8.self))) & 0xFF)] ^ (crc >> 8)
-                pointer += 1
-                count -= 1
-            }
+        guard let base = bytes.baseAddress else { return }
+        state = Self.tables.withUnsafeBufferPointer { table in
+            Self.update(state, base, bytes.count, table)
         }
-        state = crc
+    }
+
+    private static func update(
+        _ initial: UInt32, _ base: UnsafeRawPointer, _ count: Int, _ table: UnsafeBufferPointer<UInt32>
+    ) -> UInt32 {
+        var crc = initial
+        var pointer = base
+        var count = count
+        while count >= 8 {
+            let low = crc ^ UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self))
+            let high = UInt32(littleEndian: pointer.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+            crc =
+                table[7 &* 256 &+ Int(low & 0xFF)] ^ table[6 &* 256 &+ Int((low >> 8) & 0xFF)]
+                ^ table[5 &* 256 &+ Int((low >> 16) & 0xFF)] ^ table[4 &* 256 &+ Int(low >> 24)]
+                ^ table[3 &* 256 &+ Int(high & 0xFF)] ^ table[2 &* 256 &+ Int((high >> 8) & 0xFF)]
+                ^ table[256 &+ Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+            pointer += 8
+            count &-= 8
+        }
+        while count > 0 {
+            crc = table[Int((crc ^ UInt32(pointer.load(as: UInt8.self))) & 0xFF)] ^ (crc >> 8)
+            pointer += 1
+            count &-= 1
+        }
+        return crc
     }
 
     public mutating func update(_ bytes: some Collection<UInt8>) {
