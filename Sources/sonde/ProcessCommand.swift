@@ -25,8 +25,10 @@ struct ProcessCommand: AsyncParsableCommand {
 
             Datasets: --output-dir OUT writes one output per input, OUT/<file>.<format>, each \
             complete or not at all, plus OUT/manifest.jsonl (what ran, with which settings and \
-            build, and how each input ended). Rerunning the same command skips inputs whose \
-            output exists, so a killed run resumes where it stopped. --shard K/N runs the inputs \
+            build, and how each input ended, with each output's size and CRC-32C). Rerunning the \
+            same command skips inputs whose output is recorded and intact and whose input has not \
+            changed, so a killed run resumes where it stopped; one run at a time per OUT and \
+            shard (a second is refused, naming the first's pid). --shard K/N runs the inputs \
             of shard K of N (0 <= K < N) of the same dataset, one per machine, into one shared \
             OUT; `sonde merge OUT -o all.csv` joins them into exactly what one run with -o writes.
 
