@@ -1,5 +1,6 @@
 import Foundation
 public import SondeCore
+import SondeIO
 
 #if canImport(Glibc)
     import Glibc
@@ -51,14 +52,17 @@ public protocol ManifestLine {
 }
 
 /// The record of a dataset run in its output folder, one JSON object per line, appended
-/// as the run goes, so it survives a kill (a half-written last line is ignored):
+/// as the run goes, so it survives a kill (a torn last line is ignored with a warning):
 ///
 /// - `{"type":"run", ...}` when a run starts: sonde version, build CPU target, settings,
-///   shard, and how many inputs the shard and the whole dataset have;
+///   shard, and how many inputs the shard and the whole dataset have; `same_inputs` when
+///   the shard's inputs are those of the previous run, whose `input` lines then stand;
 /// - `{"type":"input", ...}` for each input of the shard, in output order: its index in
-///   the whole dataset, name, path, output path and size;
+///   the whole dataset, name, path, output path, size and modification time (and its
+///   CRC-32C with `--verify-inputs`);
 /// - `{"type":"result", ...}` as each input ends: `ok` (samples per channel, frames,
-///   records), `skipped` (its output was there already) or `failed` (with the error).
+///   records, the output's size in bytes and CRC-32C) or `failed` (with the error).
+///   Inputs skipped because their output is verified get no line.
 ///
 /// Each shard writes its own file (`manifest.jsonl`, or `manifest-K-of-N.jsonl`), so
 /// shards sharing a folder never write the same file.
@@ -71,23 +75,31 @@ public struct DatasetManifest {
         public var shard: String
         public var inputs: Int
         public var allInputs: Int
+        /// The shard's inputs are the previous run's (same names, sizes and times): its
+        /// `input` lines and results stand, and this run appends only what it redoes.
+        public var sameInputs: Bool?
 
-        public init(sonde: String, build: String, settings: DatasetSettings, shard: String, inputs: Int, allInputs: Int)
-        {
+        public init(
+            sonde: String, build: String, settings: DatasetSettings, shard: String, inputs: Int, allInputs: Int,
+            sameInputs: Bool? = nil
+        ) {
             self.sonde = sonde
             self.build = build
             self.settings = settings
             self.shard = shard
             self.inputs = inputs
             self.allInputs = allInputs
+            self.sameInputs = sameInputs
         }
 
         public var json: JSONValue {
-            .object([
-                "all_inputs": .integer(allInputs), "build": .string(build), "inputs": .integer(inputs),
-                "settings": settings.json,
-                "shard": .string(shard), "sonde": .string(sonde), "type": .string(type),
-            ])
+            let members: [JSONValue.Member] = [
+                .init("all_inputs", .integer(allInputs)), .init("build", .string(build)),
+                .init("inputs", .integer(inputs)), .init("same_inputs", sameInputs == true ? .bool(true) : .null),
+                .init("settings", settings.json), .init("shard", .string(shard)), .init("sonde", .string(sonde)),
+                .init("type", .string(type)),
+            ]
+            return .object(members.filter { $0.value != .null })
         }
 
         /// The parts a rerun must share with the first run.
@@ -99,25 +111,46 @@ public struct DatasetManifest {
     public struct Input: Decodable, Equatable, Sendable, ManifestLine {
         public var type = "input"
         public var index: Int
+        /// The `file` column, with bytes that are not UTF-8 written `\xHH`.
         public var input: String
         public var path: String
         public var output: String
         public var size: Int?
+        /// Modification time in nanoseconds since 1970 (absent in manifests before issue 28).
+        public var mtime: Int?
+        /// The input's CRC-32C, 8 hexadecimal digits, with `--verify-inputs`.
+        public var crc32c: String?
 
-        public init(index: Int, input: String, path: String, output: String, size: Int?) {
+        public init(
+            index: Int, input: String, path: String, output: String, size: Int?, mtime: Int? = nil,
+            crc32c: String? = nil
+        ) {
             self.index = index
             self.input = input
             self.path = path
             self.output = output
             self.size = size
+            self.mtime = mtime
+            self.crc32c = crc32c
         }
 
         public var json: JSONValue {
             let members: [JSONValue.Member] = [
-                .init("index", .integer(index)), .init("input", .string(input)), .init("output", .string(output)),
-                .init("path", .string(path)), .init("size", .optional(size)), .init("type", .string(type)),
+                .init("crc32c", .optional(crc32c)), .init("index", .integer(index)), .init("input", .string(input)),
+                .init("mtime", .optional(mtime)), .init("output", .string(output)), .init("path", .string(path)),
+                .init("size", .optional(size)), .init("type", .string(type)),
             ]
             return .object(members.filter { $0.value != .null })
+        }
+
+        /// Whether `other` describes the same file contents as far as the manifest can
+        /// tell: same size and time, and same checksum when both have one. A line without
+        /// a time (an older sonde's) never matches, so its output is made again.
+        func isUnchanged(comparedWith other: Input) -> Bool {
+            guard let mtime, let size, mtime == other.mtime, size == other.size else { return false }
+            // `other` is checked with `--verify-inputs`: a line without a checksum cannot vouch for it.
+            if let otherCRC = other.crc32c { return crc32c == otherCRC }
+            return true
         }
     }
 
@@ -134,11 +167,14 @@ public struct DatasetManifest {
         public var samplesPerChannel: Int?
         public var frames: Int?
         public var records: Int?
+        /// The output's size in bytes and CRC-32C (8 hexadecimal digits), for `ok` results.
+        public var bytes: Int?
+        public var crc32c: String?
         public var error: String?
 
         public init(
             index: Int, status: Status, output: String? = nil, samplesPerChannel: Int? = nil, frames: Int? = nil,
-            records: Int? = nil, error: String? = nil
+            records: Int? = nil, bytes: Int? = nil, crc32c: String? = nil, error: String? = nil
         ) {
             self.index = index
             self.status = status
@@ -146,17 +182,31 @@ public struct DatasetManifest {
             self.samplesPerChannel = samplesPerChannel
             self.frames = frames
             self.records = records
+            self.bytes = bytes
+            self.crc32c = crc32c
             self.error = error
         }
 
         public var json: JSONValue {
             let members: [JSONValue.Member] = [
+                .init("bytes", .optional(bytes)), .init("crc32c", .optional(crc32c)),
                 .init("error", .optional(error)), .init("frames", .optional(frames)), .init("index", .integer(index)),
                 .init("output", .optional(output)), .init("records", .optional(records)),
                 .init("samples_per_channel", .optional(samplesPerChannel)), .init("status", .string(status.rawValue)),
                 .init("type", .string(type)),
             ]
             return .object(members.filter { $0.value != .null })
+        }
+
+        /// Why the file at `path` is not the output this line records, or nil when its
+        /// size and checksum match. A line without a checksum (an older sonde's) is
+        /// never trusted.
+        func mismatch(_ checksum: FileChecksum?) -> String? {
+            guard let checksum else { return "missing" }
+            guard let bytes, let crc32c else { return "recorded without a checksum (by an older sonde)" }
+            if checksum.size != bytes { return "damaged: \(checksum.size) bytes where the manifest says \(bytes)" }
+            if CRC32C.hex(checksum.crc32c) != crc32c { return "damaged: its checksum differs from the manifest's" }
+            return nil
         }
     }
 
@@ -172,70 +222,5 @@ public struct DatasetManifest {
     public static func fileName(shard: Shard?) -> String {
         guard let shard, shard.count > 1 else { return "manifest.jsonl" }
         return "manifest-\(shard.index)-of-\(shard.count).jsonl"
-    }
-
-    /// The sections of a manifest file, oldest first.
-    /// - Throws: `SondeError(.invalidInput)` when it is not a sonde manifest.
-    public static func read(path: String) throws -> [Section] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SondeError(.io, "\(path): cannot read the manifest")
-        }
-        var sections: [Section] = []
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        struct Kind: Decodable { var type: String }
-        for (number, line) in data.split(separator: 10).enumerated() {
-            // A run killed while appending may leave a partial last line: skip what does not parse.
-            guard let kind = try? decoder.decode(Kind.self, from: line) else { continue }
-            switch kind.type {
-            case "run":
-                sections.append(Section(run: try decode(Run.self, line, decoder, path, number)))
-            case "input" where !sections.isEmpty:
-                sections[sections.count - 1].inputs.append(try decode(Input.self, line, decoder, path, number))
-            case "result" where !sections.isEmpty:
-                let result = try decode(Result.self, line, decoder, path, number)
-                sections[sections.count - 1].results[result.index] = result
-            default:
-                throw SondeError(.invalidInput, "\(path), line \(number + 1): not a sonde manifest line")
-            }
-        }
-        return sections
-    }
-
-    private static func decode<T: Decodable>(
-        _ type: T.Type, _ line: Data.SubSequence, _ decoder: JSONDecoder, _ path: String, _ number: Int
-    ) throws -> T {
-        do {
-            return try decoder.decode(type, from: line)
-        } catch {
-            throw SondeError(.invalidInput, "\(path), line \(number + 1): not a sonde manifest line")
-        }
-    }
-}
-
-/// Appends lines to a manifest, each with one `write(2)`.
-public final class ManifestWriter {
-    private let descriptor: Int32
-    private let path: String
-
-    /// Opens (creating) `path` for appending.
-    public init(path: String) throws {
-        self.path = path
-        descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else {
-            throw SondeError(.io, "cannot write the manifest '\(path)': \(String(cString: strerror(errno)))")
-        }
-    }
-
-    deinit { close(descriptor) }
-
-    public func append(_ value: some ManifestLine) throws {
-        var line: [UInt8] = []
-        value.json.write(into: &line)
-        line.append(10)
-        let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == line.count else {
-            throw SondeError(.io, "cannot write the manifest '\(path)': \(String(cString: strerror(errno)))")
-        }
     }
 }

@@ -15,20 +15,23 @@ public struct DatasetMerge {
     /// Problems that keep the merge from being complete, one line each.
     public private(set) var problems: [String] = []
 
-    /// Reads every manifest in `folder` (the latest run of each shard).
+    /// Torn manifest lines that were ignored.
+    public private(set) var warnings: [String] = []
+
+    /// Reads every manifest in `folder` (the latest run of each shard), and checks every
+    /// output it will join against the `ok` line that made it (size and CRC-32C), so a
+    /// damaged or replaced output is named here, before a byte is written.
     /// - Throws: `SondeError` when the folder has no manifest, or manifests that do not belong
-    ///   together (other settings, builds, shard counts or dataset sizes).
+    ///   together (other settings, builds, shard counts or dataset sizes);
+    ///   `DatasetManifest.Damaged` when a manifest cannot be trusted.
     public init(folder: String) throws {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { $0.hasPrefix("manifest") && $0.hasSuffix(".jsonl") }.sorted()
-        guard !names.isEmpty else {
+        let records = try DatasetRecords(folder: folder)
+        warnings = records.warnings
+        guard !records.files.isEmpty else {
             throw SondeError(
                 .invalidInput, "\(folder): no manifest*.jsonl; expected the --output-dir of a `sonde process` run")
         }
-        var latest: [(name: String, section: DatasetManifest.Section)] = []
-        for name in names {
-            if let section = try DatasetManifest.read(path: folder + "/" + name).last { latest.append((name, section)) }
-        }
+        let latest = records.files.compactMap { file in file.sections.last.map { (name: file.name, section: $0) } }
         guard let first = latest.first else { throw SondeError(.invalidInput, "\(folder): its manifests are empty") }
         guard let parsedFormat = OutputFormat(rawValue: first.section.run.settings.format) else {
             throw SondeError(
@@ -61,18 +64,27 @@ public struct DatasetMerge {
         }
         for index in 0..<first.section.run.allInputs {
             guard let entry = entries[index] else { continue }  // its shard has not run: said above
-            switch entry.result?.status {
-            case .ok?, .skipped?:
-                if access(folder + "/" + entry.input.output, R_OK) == 0 {
-                    outputs.append(entry.input.output)
-                } else {
-                    problems.append("\(entry.input.input): its output \(entry.input.output) is missing")
-                }
-            case .failed?:
+            if entry.result?.status == .failed {
                 problems.append("\(entry.input.input): failed: \(entry.result?.error ?? "")")
-            case nil:
+                continue
+            }
+            guard let made = records.made[entry.input.output] else {
                 problems.append(
                     "\(entry.input.input): not measured yet (its shard's run was interrupted; run it again)")
+                continue
+            }
+            guard made.input.isUnchanged(comparedWith: entry.input) else {
+                problems.append(
+                    "\(entry.input.input): changed since its output was made, or made by an older sonde; run its shard again"
+                )
+                continue
+            }
+            let path = folder + "/" + entry.input.output
+            if let mismatch = made.result.mismatch(try FileChecksum.of(path: path)) {
+                problems.append(
+                    "\(entry.input.input): its output \(path) is \(mismatch); run its shard again to redo it")
+            } else {
+                outputs.append(entry.input.output)
             }
         }
     }

@@ -29,17 +29,23 @@ public struct DatasetOutputs: Sendable {
         folder + "/" + relativePath(for: name)
     }
 
-    /// Refuses a run whose inputs would write the same output (`a/x.wav` given twice).
-    /// - Throws: `SondeError(.invalidArgument)` naming both inputs.
-    public func checkDistinct(_ names: [String]) throws {
-        var seen: [String: String] = [:]
-        for name in names {
-            let output = relativePath(for: name)
-            if let other = seen.updateValue(name, forKey: output) {
+    /// Refuses a run whose inputs would write the same output (`a/x.wav` given twice, or
+    /// two folder arguments that both hold `x.wav`).
+    /// - Throws: `SondeError(.invalidArgument)` naming both inputs' paths.
+    public func checkDistinct(_ inputs: [SampleInput]) throws {
+        var seen: [String: SampleInput] = [:]
+        for input in inputs {
+            let output = relativePath(for: input.name)
+            guard let other = seen.updateValue(input, forKey: output) else { continue }
+            if other.path != input.path, other.name == input.name {
                 throw SondeError(
                     .invalidArgument,
-                    "inputs '\(other)' and '\(name)' would both write \(folder)/\(output); give each input once")
+                    "inputs '\(other.path)' and '\(input.path)' are both named '\(input.name)' (a name is the path inside its folder argument) and would both write \(folder)/\(output); give their common parent folder instead, or run each folder into its own --output-dir"
+                )
             }
+            throw SondeError(
+                .invalidArgument,
+                "inputs '\(other.path)' and '\(input.path)' would both write \(folder)/\(output); give each input once")
         }
     }
 }

@@ -51,7 +51,7 @@ public final class DatasetSink: PipelineSink {
     public func begin(input index: Int, name: String, format: StreamFormat) throws {
         let path = outputs.path(for: name)
         try createFolders(for: path)
-        let output = try OutputFile(atomicallyReplacing: path, syncOnCommit: false)
+        let output = try OutputFile(atomicallyReplacing: path, syncOnCommit: false, checksummed: true)
         self.output = output
         writer = try RecordWriters.make(format: outputs.format, layout: layout, output: output, parquet: parquet)
     }
@@ -70,10 +70,12 @@ public final class DatasetSink: PipelineSink {
         case .finished(let summary):
             try writer?.finish()
             notes += summary.notes(name: name, frameLength: frameLength)
+            // The writer has committed the output: every byte went through its checksum.
             pending.append(
                 DatasetManifest.Result(
                     index: datasetIndex, status: .ok, output: outputs.relativePath(for: name),
-                    samplesPerChannel: summary.samplesPerChannel, frames: summary.frames, records: summary.records))
+                    samplesPerChannel: summary.samplesPerChannel, frames: summary.frames, records: summary.records,
+                    bytes: output?.bytesWritten, crc32c: output?.checksum.map { CRC32C.hex($0.value) }))
         case .failed(let error):
             output?.abandon()
             failures += 1

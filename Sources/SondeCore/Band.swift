@@ -32,7 +32,15 @@ public struct Band: Sendable, Hashable {
                 }
                 sets.append(set)
             } else {
-                bands.append(try parse(spec))
+                let band = try parse(spec)
+                // Two columns of one name make a Parquet file that readers refuse.
+                if bands.contains(where: { $0.columnName == band.columnName }) {
+                    throw SondeError(
+                        .invalidArgument,
+                        "--bands: \(band.low.compactDescription)-\(band.high.compactDescription) is listed twice; give each band once (its column is \(band.columnName))"
+                    )
+                }
+                bands.append(band)
             }
         }
         // Columns follow FEATURES.md section 7's order, whatever the user's.

@@ -40,15 +40,32 @@ public final class LiveServer: Sendable {
         self.droppedSamples = droppedSamples
     }
 
+    /// What one client may hold of the server (docs/live.md).
+    public struct Limits: Sendable {
+        /// A connection must send a whole request head this soon after it opens or after
+        /// its last response (Hummingbird's idle timeout); a streaming `/events` response
+        /// is not cut. A client that never ends its headers is closed.
+        public var headerTimeout: Duration
+        /// Open connections at most; beyond, a request is answered 503 and closed.
+        public var maxConnections: Int
+
+        public init(headerTimeout: Duration = .seconds(10), maxConnections: Int = 256) {
+            self.headerTimeout = headerTimeout
+            self.maxConnections = maxConnections
+        }
+    }
+
     /// Binds `host:port` and serves until `stop()`.
     /// - Parameters:
     ///   - host: an address to listen on (127.0.0.1 keeps the page on this machine).
     ///   - port: 0 to 65535; 0 picks a free port (see `url`).
     ///   - columns: the records' value columns.
+    ///   - limits: the header timeout and the connection cap.
     ///   - droppedSamples: samples per channel the source has dropped so far (any thread).
     /// - Throws: `SondeError(.invalidArgument)` when the address cannot be bound.
     public static func start(
-        host: String, port: Int, columns: [String], droppedSamples: @escaping @Sendable () -> Int = { 0 }
+        host: String, port: Int, columns: [String], limits: Limits = Limits(),
+        droppedSamples: @escaping @Sendable () -> Int = { 0 }
     ) async throws -> LiveServer {
         let feed = LiveFeed(columns: columns)
         let metrics = LiveMetrics()
@@ -77,8 +94,14 @@ public final class LiveServer: Sendable {
             )
         }
         let bound = Bound()
+        let connections = LiveConnectionLimit(limit: limits.maxConnections)
+        let timeout = limits.headerTimeout.components
         let application = Application(
             router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: connections.handlers(),
+                    idleTimeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
             onServerRunning: { channel in bound.resume(with: .success(channel.localAddress?.port ?? port)) },
             // swift-log's default handler writes to stdout, which carries the records.

@@ -15,6 +15,11 @@ struct EngineOptions: ParsableArguments {
 
     func validate() throws {
         try OptionRanges.check(ringCapacity: ringCapacity)
+        if ringCapacity < OptionRanges.fastRingCapacity {
+            Diagnostics.note(
+                "--ring-capacity \(ringCapacity): a ring this small makes reading and measuring wait on each other at every few samples (--ring-capacity 2 ran 70x slower); use at least \(OptionRanges.fastRingCapacity), or leave the default (262144)"
+            )
+        }
     }
 
     func graphOptions() -> PipelineGraph.Options {

@@ -54,6 +54,7 @@ enum FileInputs {
     static func open(
         _ input: SampleInput, settings: PipelineSettings, options: SampleSourceOptions
     ) throws -> PipelineGraph.Input {
+        if let unopenable = input.unopenable { throw SondeError(.invalidInput, unopenable) }
         let source = try SampleSources.open(path: input.path, options: options)
         do {
             try settings.validate(sampleRate: source.format.sampleRate)

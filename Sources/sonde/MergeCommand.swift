@@ -10,8 +10,10 @@ struct MergeCommand: AsyncParsableCommand {
         discussion: """
             Reads OUT's manifests (manifest.jsonl, or manifest-K-of-N.jsonl per shard) and writes \
             the per-input outputs in the order one `sonde process ... -o FILE` run writes them, \
-            byte for byte. When a shard has not run, or an input failed or is not measured yet, \
-            it lists them on standard error, writes nothing and exits with status 2.
+            byte for byte. Every output is checked against its manifest line (size and CRC-32C) \
+            first. When a shard has not run, an input failed or is not measured yet, or an \
+            output is missing or damaged, it lists them on standard error, writes nothing and \
+            exits with status 2.
 
             Examples:
               sonde process DATA --output-dir features --shard 0/2   # on one machine
@@ -30,7 +32,14 @@ struct MergeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let merge = try DatasetMerge(folder: folder)
+            let merge: DatasetMerge
+            do {
+                merge = try DatasetMerge(folder: folder)
+            } catch let damaged as DatasetManifest.Damaged {
+                Diagnostics.error(damaged.description)
+                throw ExitCode(2)
+            }
+            for warning in merge.warnings { Diagnostics.note(warning) }
             if !merge.problems.isEmpty {
                 for problem in merge.problems.prefix(20) { Diagnostics.error(problem) }
                 if merge.problems.count > 20 { Diagnostics.error("... and \(merge.problems.count - 20) more") }

@@ -10,6 +10,9 @@ enum OptionRanges {
     static let jobs = 1...256
     /// Samples in each input's ring (rounded up to a power of two): 16 bytes to 512 MiB.
     static let ringCapacity = 2...(1 << 26)
+    /// Below this, `--ring-capacity` is allowed but noted: the reader and the workers then
+    /// hand over a few samples at a time (2 samples ran 70x slower than the default).
+    static let fastRingCapacity = 4096
     /// Channels of a raw input; libsndfile's own limit (`SF_MAX_CHANNELS`) too.
     static let channels = 1...1024
     /// `--frames` per channel: about 35 years at 1 kHz with a hop of 1.

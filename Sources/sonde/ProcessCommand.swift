@@ -25,8 +25,10 @@ struct ProcessCommand: AsyncParsableCommand {
 
             Datasets: --output-dir OUT writes one output per input, OUT/<file>.<format>, each \
             complete or not at all, plus OUT/manifest.jsonl (what ran, with which settings and \
-            build, and how each input ended). Rerunning the same command skips inputs whose \
-            output exists, so a killed run resumes where it stopped. --shard K/N runs the inputs \
+            build, and how each input ended, with each output's size and CRC-32C). Rerunning the \
+            same command skips inputs whose output is recorded and intact and whose input has not \
+            changed, so a killed run resumes where it stopped; one run at a time per OUT and \
+            shard (a second is refused, naming the first's pid). --shard K/N runs the inputs \
             of shard K of N (0 <= K < N) of the same dataset, one per machine, into one shared \
             OUT; `sonde merge OUT -o all.csv` joins them into exactly what one run with -o writes.
 
@@ -95,6 +97,13 @@ struct ProcessCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With --output-dir: report an input that fails and go on with the others (exit status 2).")
     var keepGoing = false
 
+    @Flag(
+        name: .long,
+        help:
+            "With --output-dir: also compare each input's CRC-32C with the manifest's, for file systems whose times lie."
+    )
+    var verifyInputs = false
+
     @Option(
         name: .long, help: ArgumentHelp("With --output-dir: measure only shard K of N (0 <= K < N).", valueName: "K/N"))
     var shard: String?
@@ -104,8 +113,10 @@ struct ProcessCommand: AsyncParsableCommand {
 
     func validate() throws {
         if outputDir == nil {
-            for (flag, given) in [("--overwrite", overwrite), ("--keep-going", keepGoing), ("--shard", shard != nil)]
-            where given {
+            for (flag, given) in [
+                ("--overwrite", overwrite), ("--keep-going", keepGoing), ("--shard", shard != nil),
+                ("--verify-inputs", verifyInputs),
+            ] where given {
                 throw ValidationError("\(flag) needs --output-dir OUT (one output per input)")
             }
         } else {
@@ -206,12 +217,20 @@ struct ProcessCommand: AsyncParsableCommand {
             sonde: SondeVersion.number, build: BuildTarget.name, settings: datasetSettings,
             shard: parsedShard?.description ?? "0/1", inputs: 0, allInputs: 0)
         let outputs = DatasetOutputs(folder: outputDir, format: outputFormat)
-        let plan = try DatasetPlan(
-            inputs: list.inputs, outputs: outputs, shard: parsedShard, overwrite: overwrite, run: run)
-        if !quiet, plan.skipped > 0 {
-            Diagnostics.note(
-                "\(plan.skipped) of \(plan.shardInputs) inputs already have an output in \(outputDir): skipped (--overwrite redoes them)"
-            )
+        let plan: DatasetPlan
+        do {
+            plan = try DatasetPlan(
+                inputs: list.inputs, outputs: outputs, shard: parsedShard, overwrite: overwrite,
+                verifyInputs: verifyInputs, run: run)
+        } catch let damaged as DatasetManifest.Damaged {
+            Diagnostics.error(damaged.description)
+            throw ExitCode(2)
+        }
+        // Released when the run ends, whatever way: held until then, so no other run starts.
+        defer { plan.lock.release() }
+        for warning in plan.warnings { Diagnostics.note(warning) }
+        if !quiet, let summary = Self.planSummary(plan.counts, of: plan.shardInputs, in: outputDir) {
+            Diagnostics.note(summary)
         }
         var graphOptions = engine.graphOptions()
         graphOptions.keepGoing = keepGoing
@@ -249,5 +268,19 @@ struct ProcessCommand: AsyncParsableCommand {
             )
             throw ExitCode(2)
         }
+    }
+
+    /// What a rerun found: how many inputs it skips, and why it redoes the others.
+    static func planSummary(_ counts: DatasetPlan.Counts, of total: Int, in folder: String) -> String? {
+        var redone = [
+            (counts.missingOutputs, "missing output"), (counts.damagedOutputs, "damaged output"),
+            (counts.changedInputs, "changed input"), (counts.unverified, "unverified (no checksum recorded)"),
+        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 || $0.1.hasPrefix("unverified") ? "" : "s")" }
+        guard counts.skipped > 0 || !redone.isEmpty else { return nil }
+        if counts.new > 0 { redone.append("\(counts.new) not measured before") }
+        var text =
+            "\(counts.skipped) of \(total) inputs already have an output in \(folder): skipped (--overwrite redoes them)"
+        if !redone.isEmpty { text += "; redone: " + redone.joined(separator: ", ") }
+        return text
     }
 }

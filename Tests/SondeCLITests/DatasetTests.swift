@@ -11,21 +11,7 @@ import _SondeTestSupport
 @Suite struct DatasetTests {
     /// A dataset of `count` short 2-channel CSV clips in nested folders (rate from `--rate`).
     private func makeDataset(count: Int, rows: Int = 96) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-dataset-\(UUID().uuidString)")
-        var generator = SplitMix64(seed: 7)
-        for index in 0..<count {
-            let folder = root.appendingPathComponent("machine_\(index % 3)/id_\(index % 2)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            var text = "x,y\n"
-            for row in 0..<rows {
-                let noise = Double(generator.next() % 1000) / 1000 - 0.5
-                text += "\(sin(Double(row) * 0.3 + Double(index)) + noise),\(Double(row % 7) - 3 + noise)\n"
-            }
-            try text.write(
-                to: folder.appendingPathComponent("clip_\(String(format: "%04d", index)).csv"), atomically: false,
-                encoding: .utf8)
-        }
-        return root
+        try DatasetFixture.make(count: count, rows: rows)
     }
 
     private let measure = [
@@ -33,8 +19,7 @@ import _SondeTestSupport
     ]
 
     private func files(under folder: URL) -> [String] {
-        let enumerator = FileManager.default.enumerator(atPath: folder.path)
-        return (enumerator?.allObjects as? [String] ?? []).sorted()
+        DatasetFixture.files(under: folder)
     }
 
     @Test func folderIsWalkedRecursivelyInByteOrderWithRelativeNames() throws {
@@ -91,8 +76,11 @@ import _SondeTestSupport
         let rerun = try SondeBinary.run(["process", "data", "--output-dir", "out"] + measure, in: root)
         #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
         #expect(rerun.stderr.contains("7 of 8 inputs already have an output"))
+        #expect(rerun.stderr.contains("redone: 1 missing output"))
         let manifest = try String(contentsOf: root.appendingPathComponent("out/manifest.jsonl"), encoding: .utf8)
-        #expect(manifest.components(separatedBy: "\"status\":\"skipped\"").count - 1 == 7)
+        // The rerun's inputs are the first run's: one run line, then the one result it redid.
+        #expect(manifest.components(separatedBy: "\"same_inputs\":true").count - 1 == 1)
+        #expect(!manifest.contains("\"status\":\"skipped\""))
         #expect(manifest.components(separatedBy: "\"status\":\"ok\"").count - 1 == 8 + 1)
         #expect(manifest.contains("\"sonde\":"))
         #expect(manifest.contains("\"build\":"))

@@ -7,10 +7,14 @@
 public struct SampleInput: Sendable, Equatable {
     public var path: String
     public var name: String
+    /// Why the input cannot be opened although the walk found it (a file name that is
+    /// not UTF-8): opening it fails with this message, so `--keep-going` skips it.
+    public var unopenable: String?
 
-    public init(path: String, name: String) {
+    public init(path: String, name: String, unopenable: String? = nil) {
         self.path = path
         self.name = name
+        self.unopenable = unopenable
     }
 
     /// Whether the input is a regular file small enough to be read whole in one call

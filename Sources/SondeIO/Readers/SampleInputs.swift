@@ -40,10 +40,16 @@ public struct SampleInputs: Sendable {
         let separator: UInt8 = nullSeparated ? 0 : UInt8(ascii: "\n")
         var count = 0
         for line in text.split(separator: separator, omittingEmptySubsequences: true) {
-            var entry = Substring(decoding: line, as: UTF8.self)
+            let name = Self.escapedName(line)
+            var entry = Substring(name.text)
             if !nullSeparated, entry.last == "\r" { entry = entry.dropLast() }
             guard !entry.isEmpty else { continue }
-            try add(String(entry), expandingPatterns: false)
+            if name.isUTF8 {
+                try add(String(entry), expandingPatterns: false)
+            } else {
+                let path = String(entry)
+                inputs.append(SampleInput(path: path, name: path, unopenable: Self.notUTF8(path)))
+            }
             count += 1
         }
         guard count > 0 else { throw SondeError(.invalidInput, "\(listName): the list names no input") }
@@ -85,6 +91,12 @@ public struct SampleInputs: Sendable {
         }
         var status = stat()
         if stat(argument, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            if let identity = FileIdentity(path: argument), excluded.contains(identity) {
+                throw SondeError(
+                    .invalidArgument,
+                    "\(argument): this folder is the --output-dir too, whose files are outputs, not inputs; give an output folder of its own (e.g. \(argument.hasSuffix("/") ? String(argument.dropLast()) : argument)-features)"
+                )
+            }
             let before = inputs.count
             var visited: Set<FileIdentity> = excluded
             try walk(folder: argument, relative: "", visited: &visited)
@@ -102,8 +114,14 @@ public struct SampleInputs: Sendable {
             guard glob(argument, 0, nil, &matches) == 0 else {
                 throw SondeError(.invalidInput, "\(argument): no file matches this pattern")
             }
-            let paths = (0..<Int(matches.gl_pathc)).compactMap { matches.gl_pathv[$0].map { String(cString: $0) } }
-            inputs += paths.sorted(by: Self.byteOrder).map { SampleInput(path: $0, name: $0) }
+            let paths = (0..<Int(matches.gl_pathc)).compactMap { index in
+                matches.gl_pathv[index].map {
+                    Self.escapedName(UnsafeBufferPointer(start: $0, count: strlen($0)).map { UInt8(bitPattern: $0) })
+                }
+            }
+            inputs += paths.sorted(by: { Self.byteOrder($0.text, $1.text) }).map {
+                SampleInput(path: $0.text, name: $0.text, unopenable: $0.isUTF8 ? nil : Self.notUTF8($0.text))
+            }
             namesFiles = true
             return
         }
@@ -118,17 +136,25 @@ public struct SampleInputs: Sendable {
         }
         // The entry's type from the folder itself where the file system gives it: a stat
         // per file was a third of the walk's system calls on a dataset of clips.
-        var entries: [(name: String, type: UInt8)] = []
+        var entries: [(name: String, type: UInt8, isUTF8: Bool)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if !name.hasPrefix(".") { entries.append((name, entry.pointee.d_type)) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Self.escapedName(raw.prefix { $0 != 0 }) }
+            if !name.text.hasPrefix(".") { entries.append((name.text, entry.pointee.d_type, name.isUTF8)) }
         }
         closedir(directory)
-        for (name, type) in entries.sorted(by: { Self.byteOrder($0.name, $1.name) }) {
+        for (name, type, isUTF8) in entries.sorted(by: { Self.byteOrder($0.name, $1.name) }) {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
+            guard isUTF8 else {
+                // A String cannot hold the name's bytes, so no call can open the file by it.
+                if extensions.contains(SampleSources.fileExtension(of: name)) {
+                    inputs.append(
+                        SampleInput(
+                            path: path, name: relativePath,
+                            unopenable: Self.notUTF8(path)))
+                }
+                continue
+            }
             var mode: mode_t
             switch Int32(type) {
             case Int32(DT_REG): mode = S_IFREG
@@ -148,6 +174,27 @@ public struct SampleInputs: Sendable {
                 continue
             }
         }
+    }
+
+    /// Why an input whose name is not UTF-8 is not measured, and what to do.
+    static func notUTF8(_ path: String) -> String {
+        "\(path): the file name is not UTF-8 (shown with \\xHH for its other bytes); rename it (e.g. convmv -f latin1 -t utf8), or skip it with --keep-going"
+    }
+
+    /// A file name as text: itself when it is UTF-8, else with every byte from 0x80 up
+    /// written `\xHH` (`bad\xFF\xFE.wav`), the `file` column's documented escape.
+    static func escapedName(_ bytes: some Collection<UInt8>) -> (text: String, isUTF8: Bool) {
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
+        var text = ""
+        for byte in bytes {
+            if byte < 0x80 {
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                text += "\\x" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return (text, false)
     }
 
     /// Byte order of the UTF-8 names: the same on every machine and locale.

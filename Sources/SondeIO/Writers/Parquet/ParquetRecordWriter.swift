@@ -23,7 +23,8 @@ public final class ParquetRecordWriter: RecordWriter {
     private let compressor: ParquetPageCompressor
     /// Bytes written so far: the next page's file offset.
     private var offset: Int64
-    private var rowGroups: [Parquet.RowGroup] = []
+    /// The footer's row groups so far, serialized (on disk past 1 MiB).
+    private var rowGroups = ParquetFooterSpool()
     private var rowsWritten: Int64 = 0
     /// Whether `time` is a wall-clock TIMESTAMP; decided by the first batch.
     private var wallClock: Bool?
@@ -95,11 +96,21 @@ public final class ParquetRecordWriter: RecordWriter {
     public func finish() throws {
         try flushRowGroup()
         let footer = Parquet.FileMetaData(
-            schema: schema(), numRows: rowsWritten, rowGroups: rowGroups,
+            schema: schema(), numRows: rowsWritten, rowGroupCount: rowGroups.count,
             keyValueMetadata: options.keyValueMetadata, createdBy: options.createdBy
         ).serialized()
-        try output.write(footer)
-        try output.write(ParquetColumnChunk.littleEndianBytes(UInt32(footer.count)))
+        let before = output.bytesWritten + output.bufferedCount
+        try output.write(footer.prefix)
+        try rowGroups.copy(to: output)
+        try output.write(footer.suffix)
+        let footerSize = output.bytesWritten + output.bufferedCount - before
+        guard let length = UInt32(exactly: footerSize) else {
+            throw SondeError(
+                .invalidArgument,
+                "--row-group-rows \(options.rowGroupRows): the Parquet footer would hold \(footerSize) bytes, over 4 GiB; use larger row groups"
+            )
+        }
+        try output.write(ParquetColumnChunk.littleEndianBytes(length))
         try output.write(Parquet.magic)
         try output.commit()
     }
@@ -145,11 +156,11 @@ public final class ParquetRecordWriter: RecordWriter {
         try writeChunk(.integers(group.frames), "frame")
         try writeChunk(.integers(group.starts), "start")
         for (index, name) in layout.valueColumns.enumerated() { try writeChunk(.doubles(group.values[index]), name) }
-        rowGroups.append(
+        try rowGroups.append(
             Parquet.RowGroup(
                 columns: columns, numRows: Int64(group.rows), fileOffset: groupOffset,
                 ordinal: Int16(exactly: rowGroups.count)
-            )
+            ).serializedElement()
         )
         rowsWritten += Int64(group.rows)
         group.removeAll()
