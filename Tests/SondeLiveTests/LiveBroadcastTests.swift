@@ -19,11 +19,12 @@ struct LiveBroadcastTests {
         }
         let sends = 1_000
         let clock = ContinuousClock()
-        var slowest = Duration.zero
+        var durations: [Duration] = []
+        durations.reserveCapacity(sends)
         for number in 0..<sends {
             let started = clock.now
             broadcast.send(update(number))
-            slowest = max(slowest, clock.now - started)
+            durations.append(clock.now - started)
             // Let the reading client keep up, as a browser does between updates.
             if number % 2 == 1 { await Task.yield() }
         }
@@ -37,7 +38,11 @@ struct LiveBroadcastTests {
         #expect(broadcast.droppedUpdates == (sends - kept) + (sends - seen.count))
         #expect(broadcast.droppedUpdates >= sends - 4)
         #expect(seen.last == "update \(sends - 1)")
-        #expect(slowest < .milliseconds(50), "a send waited \(slowest)")
+        // A send that waited on the stalled client would wait every time after its buffer
+        // filled; the tenth slowest of 1,000 leaves out a loaded machine's preemptions (a
+        // single send was seen at 207 ms at a load average of 22).
+        let tenthSlowest = durations.sorted(by: >)[9]
+        #expect(tenthSlowest < .milliseconds(50), "sends waited: tenth slowest \(tenthSlowest)")
     }
 
     /// A client that connects gets the last figures and the values sent since, then ends
