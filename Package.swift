@@ -77,7 +77,8 @@ let package = Package(
         ),
         .target(
             name: "SondeIO",
-            dependencies: ["SondeCore", "CSndfile", "CZstd"]
+            // CKernelSupport: the CPU's CRC-32C instruction for the dataset manifest's checksums.
+            dependencies: ["SondeCore", "CSndfile", "CZstd", "CKernelSupport"]
         ),
         .target(
             name: "SondePipeline",
