@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SondeBatch", targets: ["SondeBatch"]),
         .library(name: "SondePlots", targets: ["SondePlots"]),
         .library(name: "SondeLive", targets: ["SondeLive"]),
+        .library(name: "SondeApp", targets: ["SondeApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Only to give the server a logger that stays off stdout (swift-log's default writes there).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The app's Export: every measurement of a user as one zip download.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -125,11 +128,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The app in the browser (`sonde serve`): one router, a module per screen, over the same
+        // account, measurement and device services the commands use.
+        .target(
+            name: "SondeApp",
+            dependencies: [
+                "SondeCore", "SondeIO", "SondePipeline", "SondePlots", "SondeReport", "SondeLive",
+                "SondeAccounts", "SondeMeasurements", "SondeStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
         .executableTarget(
             name: "sonde",
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport",
-                "SondeLive",
+                "SondeLive", "SondeApp",
                 "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -1,0 +1,9 @@
+/// The services every screen reaches the world through, made once at start-up and
+/// handed to each screen's routes.
+struct AppEnvironment: Sendable {
+    let accounts: WebAccounts
+    let measurements: WebMeasurements
+    let instrument: Instrument
+    let logins: LoginGate
+    let configuration: AppConfiguration
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import Logging
+import SondeAccounts
+import SondeCore
+import SondeStore
+
+/// `sonde serve`: the app's screens over the same account, measurement and device services
+/// the commands use, for any number of users at once.
+public final class AppServer: Sendable {
+    /// Where the app is, with the port actually bound (useful with port 0).
+    public let url: String
+    private let serving: Task<Void, Never>
+    private let watching: Task<Void, Never>
+
+    private init(url: String, serving: Task<Void, Never>, watching: Task<Void, Never>) {
+        self.url = url
+        self.serving = serving
+        self.watching = watching
+    }
+
+    /// Opens the services (creating and migrating the database if needed) and listens.
+    /// - Throws: `SondeError` when the database cannot be opened or the address bound.
+    public static func start(_ configuration: AppConfiguration) async throws -> AppServer {
+        let environment = try makeEnvironment(configuration)
+        let router = AppRouter(environment: environment).make()
+        let (ready, readyContinuation) = AsyncStream<Result<Int, any Error>>.makeStream()
+        let application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                readyContinuation.yield(.success(channel.localAddress?.port ?? configuration.port))
+            },
+            // swift-log's default handler writes to stdout; the app's lines go to stderr.
+            logger: Logger(label: "sonde.app") { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = .warning
+                return handler
+            }
+        )
+        let serving = Task {
+            do {
+                try await application.run()
+            } catch {
+                readyContinuation.yield(.failure(error))
+            }
+            readyContinuation.finish()
+        }
+        var port: Int?
+        for await result in ready {
+            switch result {
+            case .success(let bound): port = bound
+            case .failure(let error):
+                throw SondeError(
+                    .invalidArgument,
+                    "--listen \(configuration.host):\(configuration.port): cannot listen there (\(error)); choose another port or address"
+                )
+            }
+            break
+        }
+        guard let port else {
+            throw SondeError(
+                .invalidArgument, "--listen \(configuration.host):\(configuration.port): the server stopped")
+        }
+        // A capture whose screen was left (no page asked for values) is discarded.
+        let instrument = environment.instrument
+        let unwatched = configuration.unwatchedCaptureSeconds
+        let watching = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                await instrument.discardUnwatched(after: unwatched)
+            }
+        }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return AppServer(url: "http://\(host):\(port)/", serving: serving, watching: watching)
+    }
+
+    /// Waits until the server stops (it runs until the process ends).
+    public func wait() async {
+        await serving.value
+    }
+
+    public func stop() async {
+        watching.cancel()
+        serving.cancel()
+        await serving.value
+    }
+
+    static func makeEnvironment(_ configuration: AppConfiguration) throws -> AppEnvironment {
+        let home = try SondeHome(environment: configuration.environment)
+        let database = try SQLiteDatabase(path: home.databasePath)
+        let accounts = WebAccounts(
+            store: SQLiteUserSessionStore(database: database),
+            mailer: OutboxMailer(directory: home.outboxDirectory),
+            hasher: PasswordHasher(parameters: try ScryptParameters.fromEnvironment(configuration.environment)),
+            policy: AccountPolicy())
+        let measurements = WebMeasurements(
+            store: SQLiteMeasurementStore(database: database), accounts: accounts, parquet: configuration.parquet)
+        let instrument = Instrument(
+            configDirectory: home.configDirectory, profileText: configuration.deviceProfile,
+            version: configuration.version, longestCaptureSeconds: configuration.longestCaptureSeconds)
+        return AppEnvironment(
+            accounts: accounts, measurements: measurements, instrument: instrument,
+            logins: LoginGate(capacity: configuration.concurrentLogins, maxWaiting: configuration.waitingLogins),
+            configuration: configuration)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+
+/// New measurement (`/measurements/new`): started by a POST from Main (409 while another
+/// user measures), then live values of every channel several times a second, trends, the
+/// time recorded, a Comment and Save measurement. Leaving without saving discards it:
+/// once no page has asked for values for a few seconds, the server ends it.
+struct NewMeasurementScreen: Sendable {
+    let environment: AppEnvironment
+
+    func add(to screens: Screens) {
+        let instrument = environment.instrument
+        screens.post(signedIn: AppRoute.newMeasurement.path) { _, _, session in
+            _ = try instrument.start(for: session.account)
+            return .navigate(.newMeasurement)
+        }
+        screens.get(signedIn: AppRoute.newMeasurement.path) { _, context, session in
+            guard let capture = instrument.capture(for: session.account) else { return .navigate(.main) }
+            capture.watched()
+            return .page(NewMeasurementView(capture: capture, values: capture.latest(), csrf: context.csrfToken).html)
+        }
+        screens.get(signedIn: AppRoute.newMeasurement.path + "/values") { _, _, session in
+            // Ended (saved, discarded, or by another tab): the page goes back to Main.
+            guard let capture = instrument.capture(for: session.account) else {
+                return .json("{\"navigate\":\"\(AppRoute.main.path)\"}")
+            }
+            capture.watched()
+            return .json(Self.json(capture.latest()))
+        }
+        screens.get(signedIn: AppRoute.newMeasurement.path + "/trend/:slot/:channel") { _, context, session in
+            guard let capture = instrument.capture(for: session.account),
+                let slot = context.parameters.get("slot", as: Int.self),
+                let channel = context.parameters.get("channel", as: Int.self),
+                let svg = capture.trendSVG(slot: slot, channel: channel)
+            else { throw WebError.notFound }
+            return .download(bytes: Array(svg.utf8), fileName: "trend.svg", contentType: "image/svg+xml")
+        }
+        screens.post(signedIn: AppRoute.newMeasurement.path + "/save") { _, context, session in
+            guard let capture = instrument.capture(for: session.account) else { throw WebError.notFound }
+            let (measurement, records) = await capture.capture(comment: context.form["comment"])
+            instrument.release(capture)
+            _ = try await environment.measurements.save(measurement, records: records, for: session)
+            return .navigate(.main, notice: .saved)
+        }
+        screens.post(signedIn: AppRoute.newMeasurement.path + "/discard") { _, _, session in
+            if let capture = instrument.capture(for: session.account) {
+                instrument.release(capture)
+                _ = await capture.stop()
+            }
+            return .navigate(.main, notice: .discarded)
+        }
+    }
+
+    /// `{"elapsed": 3.2, "frames": 150, "channels": [{"name": ..., "values": [...]}]}`;
+    /// a value not yet measured (or not finite) is null.
+    static func json(_ values: LiveValues) -> String {
+        let channels = values.channels.map { channel -> String in
+            let numbers = channel.values.map { value -> String in value.isFinite ? String(value) : "null" }
+                .joined(separator: ",")
+            return "{\"name\":\(Alert.jsonString(channel.name)),\"values\":[\(numbers)]}"
+        }.joined(separator: ",")
+        return
+            "{\"elapsed\":\(String(format: "%.2f", values.elapsed)),\"frames\":\(values.frames),\"ended\":\(values.ended),\"channels\":[\(channels)]}"
+    }
+}

@@ -1,0 +1,34 @@
+import Hummingbird
+
+/// What a screen refuses, with the HTTP status it is answered with.
+enum WebError: Error, Equatable {
+    /// No such measurement in the account (another user's alike): 404.
+    case notFound
+    /// A POST without this browser's CSRF token: 403.
+    case forbidden
+    /// Another user is measuring: 409.
+    case deviceBusy(String)
+    /// The device is not paired: 409.
+    case deviceNotConnected
+    /// Too many logins at once: 503 with Retry-After.
+    case busy(retryAfter: Int)
+
+    var status: HTTPResponse.Status {
+        switch self {
+        case .notFound: .notFound
+        case .forbidden: .forbidden
+        case .deviceBusy, .deviceNotConnected: .conflict
+        case .busy: .serviceUnavailable
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .notFound: "Not found"
+        case .forbidden: "This form has expired; reload the page and try again"
+        case .deviceBusy(let who): "Device busy: \(who) is measuring"
+        case .deviceNotConnected: "Device not connected"
+        case .busy(let seconds): "Too many logins at once; try again in \(seconds) s"
+        }
+    }
+}
