@@ -2,20 +2,19 @@ public import SondeAccounts
 public import SondeCore
 public import SondeIO
 
-/// Saved measurements over a `MeasurementStore`, for whoever `authentication` says is
+/// Saved measurements over a `MeasurementStore`, for whoever `session` says is
 /// logged in. Export goes through SondeIO's record writers, so the bytes are those of
 /// `sonde process`.
 public struct LocalMeasurementService: MeasurementService {
     let store: any MeasurementStore
-    let authentication: any AuthenticationService
+    let authentication: SessionFileClient
     let now: @Sendable () -> Double
 
     public init(
-        store: any MeasurementStore, authentication: any AuthenticationService,
-        now: @escaping @Sendable () -> Double = WallClock.now
+        store: any MeasurementStore, session: SessionFileClient, now: @escaping @Sendable () -> Double = WallClock.now
     ) {
         self.store = store
-        self.authentication = authentication
+        self.authentication = session
         self.now = now
     }
 

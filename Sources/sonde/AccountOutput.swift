@@ -10,7 +10,7 @@ func reportingAccountErrors(_ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let error as AccountError {
-            AccountOutput.standardError(error.description)
+            AccountOutput.standardError(error.withCommandHint.description)
             throw ExitCode.failure
         }
     }

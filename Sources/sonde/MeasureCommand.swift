@@ -49,7 +49,7 @@ struct MeasureCommand: ServiceCommand {
     }
 
     func run(with services: Services) async throws {
-        _ = try await services.authentication.requireAccount()
+        _ = try await services.session.requireAccount()
         guard let paired = try DeviceCommand.connection().current() else {
             throw SondeError(.invalidArgument, "Device not connected — run sonde device pair")
         }

@@ -17,7 +17,7 @@ struct StoreHarness {
     }
 
     struct Client {
-        let authentication: LocalAuthenticationService
+        let authentication: SessionFileClient
         let measurements: LocalMeasurementService
         let sessionFile: SessionFile
     }
@@ -25,13 +25,13 @@ struct StoreHarness {
     /// - Parameter name: names the client's session file.
     func client(_ name: String, now: @escaping @Sendable () -> Double = WallClock.now) -> Client {
         let sessionFile = SessionFile(path: "\(directory)/\(name)/session")
-        let authentication = LocalAuthenticationService(
-            store: SQLiteUserSessionStore(database: database), credentials: sessionFile,
-            mailer: OutboxMailer(directory: directory + "/outbox"),
+        let service = LocalAuthenticationService(
+            store: SQLiteUserSessionStore(database: database), mailer: OutboxMailer(directory: directory + "/outbox"),
             hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)), now: now
         )
+        let authentication = SessionFileClient(service: service, credentials: sessionFile)
         let measurements = LocalMeasurementService(
-            store: SQLiteMeasurementStore(database: database), authentication: authentication, now: now
+            store: SQLiteMeasurementStore(database: database), session: authentication, now: now
         )
         return Client(authentication: authentication, measurements: measurements, sessionFile: sessionFile)
     }
