@@ -18,9 +18,10 @@ public struct AppConfiguration: Sendable {
     public var version: String
     /// The device profile (TOML) that Pair with device connects to.
     public var deviceProfile: String
-    /// Logins hashed at once (each scrypt hash takes 128 MiB), and how many more may wait.
+    /// Logins hashed at once (each scrypt hash takes 128 MiB).
     public var concurrentLogins: Int
-    public var waitingLogins: Int
+    /// Seconds a login waits for a free hashing slot before it is answered 503 with Retry-After.
+    public var loginWaitSeconds: Double
     /// Seconds a New measurement screen may go unwatched before its capture is discarded.
     public var unwatchedCaptureSeconds: Double
     /// The longest capture, in seconds: it stops recording then and waits to be saved.
@@ -29,7 +30,7 @@ public struct AppConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false, environment: [String: String],
         parquet: ParquetWriterOptions, version: String, deviceProfile: String, concurrentLogins: Int = 2,
-        waitingLogins: Int = 16, unwatchedCaptureSeconds: Double = 10, longestCaptureSeconds: Double = 600
+        loginWaitSeconds: Double = 2, unwatchedCaptureSeconds: Double = 10, longestCaptureSeconds: Double = 600
     ) {
         self.host = host
         self.port = port
@@ -39,7 +40,7 @@ public struct AppConfiguration: Sendable {
         self.version = version
         self.deviceProfile = deviceProfile
         self.concurrentLogins = concurrentLogins
-        self.waitingLogins = waitingLogins
+        self.loginWaitSeconds = loginWaitSeconds
         self.unwatchedCaptureSeconds = unwatchedCaptureSeconds
         self.longestCaptureSeconds = longestCaptureSeconds
     }

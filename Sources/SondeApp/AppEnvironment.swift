@@ -4,6 +4,5 @@ struct AppEnvironment: Sendable {
     let accounts: WebAccounts
     let measurements: WebMeasurements
     let instrument: Instrument
-    let logins: LoginGate
     let configuration: AppConfiguration
 }

@@ -90,11 +90,16 @@ public final class AppServer: Sendable {
     static func makeEnvironment(_ configuration: AppConfiguration) throws -> AppEnvironment {
         let home = try SondeHome(environment: configuration.environment)
         let database = try SQLiteDatabase(path: home.databasePath)
+        // One hasher for the process: at most `concurrentLogins` scrypt hashes (128 MiB each)
+        // at once; a login that waits longer than `loginWaitSeconds` is answered 503.
+        let hasher = PasswordHasher(
+            parameters: try ScryptParameters.fromEnvironment(configuration.environment),
+            maxConcurrentHashes: configuration.concurrentLogins,
+            waitLimit: .milliseconds(Int(configuration.loginWaitSeconds * 1000)))
         let accounts = WebAccounts(
-            store: SQLiteUserSessionStore(database: database),
-            mailer: OutboxMailer(directory: home.outboxDirectory),
-            hasher: PasswordHasher(parameters: try ScryptParameters.fromEnvironment(configuration.environment)),
-            policy: AccountPolicy())
+            service: LocalAuthenticationService(
+                store: SQLiteUserSessionStore(database: database),
+                mailer: OutboxMailer(directory: home.outboxDirectory), hasher: hasher))
         let measurements = WebMeasurements(
             store: SQLiteMeasurementStore(database: database), accounts: accounts, parquet: configuration.parquet)
         let instrument = Instrument(
@@ -102,7 +107,6 @@ public final class AppServer: Sendable {
             version: configuration.version, longestCaptureSeconds: configuration.longestCaptureSeconds)
         return AppEnvironment(
             accounts: accounts, measurements: measurements, instrument: instrument,
-            logins: LoginGate(capacity: configuration.concurrentLogins, maxWaiting: configuration.waitingLogins),
             configuration: configuration)
     }
 }

@@ -10,15 +10,12 @@ enum WebError: Error, Equatable {
     case deviceBusy(String)
     /// The device is not paired: 409.
     case deviceNotConnected
-    /// Too many logins at once: 503 with Retry-After.
-    case busy(retryAfter: Int)
 
     var status: HTTPResponse.Status {
         switch self {
         case .notFound: .notFound
         case .forbidden: .forbidden
         case .deviceBusy, .deviceNotConnected: .conflict
-        case .busy: .serviceUnavailable
         }
     }
 
@@ -28,7 +25,6 @@ enum WebError: Error, Equatable {
         case .forbidden: "This form has expired; reload the page and try again"
         case .deviceBusy(let who): "Device busy: \(who) is measuring"
         case .deviceNotConnected: "Device not connected"
-        case .busy(let seconds): "Too many logins at once; try again in \(seconds) s"
         }
     }
 }

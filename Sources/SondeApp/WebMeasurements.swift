@@ -17,7 +17,9 @@ struct WebMeasurements: Sendable {
 
     func service(for session: WebSession) -> any MeasurementService {
         LocalMeasurementService(
-            store: store, authentication: accounts.service(RequestCredentials(token: session.token), client: "web"))
+            store: store,
+            session: SessionFileClient(
+                service: accounts.service, credentials: RequestCredentials(token: session.token), client: "web"))
     }
 
     func list(for session: WebSession) async throws -> [SavedMeasurement] {

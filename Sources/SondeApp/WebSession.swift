@@ -7,6 +7,15 @@ struct WebSession: Sendable, Equatable {
     var token: String
     var account: Account
 
+    init(token: String, account: Account) {
+        self.token = token
+        self.account = account
+    }
+
+    init(_ session: UserSession) {
+        self.init(token: session.token, account: session.account)
+    }
+
     /// The CSRF token of this session's forms: derived from the session secret (so it
     /// changes with each login) by a one-way hash (so a leaked form does not leak the session).
     var csrfToken: String { Self.derived("sonde-csrf:" + token) }

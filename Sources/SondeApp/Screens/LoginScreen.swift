@@ -19,21 +19,18 @@ struct LoginScreen: Sendable {
                 return .alert(alert, page: view.html, status: status, retryAfter: retryAfter)
             }
             do {
-                let session = try await environment.logins.run {
-                    try await environment.accounts.login(email: email, password: password, client: context.client)
-                }
+                let session = try await environment.accounts.login(
+                    email: email, password: password, client: context.client)
                 return .signIn(session, to: .main)
             } catch let error as AccountError {
                 switch error.code {
                 case .missingFields: return refused(.error("Please fill all fields"), .unprocessableContent)
                 case .locked:
                     return refused(.error(error.message), .tooManyRequests, retryAfter: error.retryAfter)
+                case .busy:
+                    return refused(.error(error.message), .serviceUnavailable, retryAfter: error.retryAfter)
                 default: return refused(.error(AccountError.invalidCredentials.message), .unauthorized)
                 }
-            } catch let busy as LoginGate.Busy {
-                return refused(
-                    .error(WebError.busy(retryAfter: busy.retryAfter).message), .serviceUnavailable,
-                    retryAfter: busy.retryAfter)
             }
         }
     }

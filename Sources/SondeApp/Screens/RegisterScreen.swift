@@ -21,20 +21,17 @@ struct RegisterScreen: Sendable {
                 return .alert(alert, page: view.html, status: status, retryAfter: retryAfter)
             }
             do {
-                let session = try await environment.logins.run {
-                    try await environment.accounts.register(email: email, password: password, client: context.client)
-                }
+                let session = try await environment.accounts.register(
+                    email: email, password: password, client: context.client)
                 return .signIn(session, to: .main)
             } catch let error as AccountError {
                 switch error.code {
                 case .emailTaken:
                     return refused("An account already exists for this email; log in instead", .conflict)
+                case .busy:
+                    return refused(error.message, .serviceUnavailable, retryAfter: error.retryAfter)
                 default: return refused(error.message, .unprocessableContent)
                 }
-            } catch let busy as LoginGate.Busy {
-                return refused(
-                    WebError.busy(retryAfter: busy.retryAfter).message, .serviceUnavailable, retryAfter: busy.retryAfter
-                )
             }
         }
     }

@@ -14,10 +14,8 @@ struct ResetPasswordScreen: Sendable {
         screens.post(AppRoute.resetPassword(token: nil).path) { _, context in
             let token = context.form["token"]
             do {
-                _ = try await environment.logins.run {
-                    try await environment.accounts.resetPassword(
-                        token: token, newPassword: context.form["password"], keepingSession: context.session?.token)
-                }
+                _ = try await environment.accounts.resetPassword(
+                    token: token, newPassword: context.form["password"], keepingSession: context.session?.token)
                 return context.session == nil ? .navigate(.login, notice: .passwordChanged) : .navigate(.main)
             } catch let error as AccountError {
                 let message =
@@ -25,11 +23,10 @@ struct ResetPasswordScreen: Sendable {
                     ? "This reset link is invalid or has expired; ask for a new one" : error.message
                 let alert = Alert.error(message)
                 let view = ResetPasswordView(alert: alert, token: token, csrf: context.csrfToken)
-                return .alert(alert, page: view.html, status: .unprocessableContent)
-            } catch let busy as LoginGate.Busy {
-                let alert = Alert.error(WebError.busy(retryAfter: busy.retryAfter).message)
-                let view = ResetPasswordView(alert: alert, token: token, csrf: context.csrfToken)
-                return .alert(alert, page: view.html, status: .serviceUnavailable, retryAfter: busy.retryAfter)
+                let busy = error.code == .busy
+                return .alert(
+                    alert, page: view.html, status: busy ? .serviceUnavailable : .unprocessableContent,
+                    retryAfter: busy ? error.retryAfter : nil)
             }
         }
     }
