@@ -49,7 +49,7 @@ struct MeasureCommand: ServiceCommand {
     }
 
     func run(with services: Services) async throws {
-        _ = try await services.session.requireAccount()
+        let owner = try await services.session.requireAccount()
         guard let paired = try DeviceCommand.connection().current() else {
             throw SondeError(.invalidArgument, "Device not connected — run sonde device pair")
         }
@@ -78,7 +78,7 @@ struct MeasureCommand: ServiceCommand {
             deviceID: paired.id, settings: settingsJSON(settings, rate: rate), comment: comment,
             channelNames: device.format.channelNames, columns: columns, recordedAt: started
         )
-        let saved = try await services.measurements.save(capture, records: collected.batches)
+        let saved = try await services.measurements.save(capture, records: collected.batches, for: owner)
         let records = collected.batches.reduce(0) { $0 + $1.recordCount }
         AccountOutput.line("Saved measurement \(saved.id) (\(records) records from \(paired.id))")
         if run.signal == SIGTERM { throw ExitCode(143) }
