@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SondeBatch", targets: ["SondeBatch"]),
         .library(name: "SondePlots", targets: ["SondePlots"]),
         .library(name: "SondeLive", targets: ["SondeLive"]),
+        .library(name: "SondeCapture", targets: ["SondeCapture"]),
         .library(name: "SondeApp", targets: ["SondeApp"]),
     ],
     dependencies: [
@@ -109,6 +110,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The lab's one instrument and the capture `sonde measure` and the web app run on it.
+        .target(
+            name: "SondeCapture",
+            dependencies: ["SondeCore", "SondePipeline", "SondeAccounts", "SondeMeasurements"]
+        ),
         // Batch runs: one output or one per input (`--output-dir`), manifests, shards, merge.
         .target(name: "SondeBatch", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "CSystemCalls"]),
         // Figures as SVG (and palette PNG): spectra, trends, spectrograms; no dependencies,
@@ -134,7 +140,7 @@ let package = Package(
             name: "SondeApp",
             dependencies: [
                 "SondeCore", "SondeIO", "SondePipeline", "SondePlots", "SondeReport", "SondeLive",
-                "SondeAccounts", "SondeMeasurements", "SondeStore",
+                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -147,7 +153,7 @@ let package = Package(
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport",
                 "SondeLive", "SondeApp",
-                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeBench",
+                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture", "SondeBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -183,6 +189,12 @@ let package = Package(
         .testTarget(
             name: "SondeStoreTests",
             dependencies: ["SondeStore", "SondeMeasurements", "SondeAccounts", "SondeIO", "_SondeTestSupport"]
+        ),
+        .testTarget(
+            name: "SondeCaptureTests",
+            dependencies: [
+                "SondeCapture", "SondeStore", "SondeMeasurements", "SondeAccounts", "SondePipeline", "SondeCore",
+            ]
         ),
         .testTarget(name: "SondePlotsTests", dependencies: ["SondePlots", "_SondeTestSupport"]),
         .testTarget(name: "SondeReportTests", dependencies: ["SondeReport", "_SondeTestSupport"]),

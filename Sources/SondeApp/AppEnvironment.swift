@@ -3,6 +3,6 @@
 struct AppEnvironment: Sendable {
     let accounts: WebAccounts
     let measurements: WebMeasurements
-    let instrument: Instrument
+    let captures: CaptureScreens
     let configuration: AppConfiguration
 }

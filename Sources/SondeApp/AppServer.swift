@@ -2,7 +2,10 @@ import Foundation
 import Hummingbird
 import Logging
 import SondeAccounts
+import SondeCapture
 import SondeCore
+import SondeMeasurements
+import SondePipeline
 import SondeStore
 
 /// `sonde serve`: the app's screens over the same account, measurement and device services
@@ -63,13 +66,14 @@ public final class AppServer: Sendable {
             throw SondeError(
                 .invalidArgument, "--listen \(configuration.host):\(configuration.port): the server stopped")
         }
-        // A capture whose screen was left (no page asked for values) is discarded.
-        let instrument = environment.instrument
+        // The New measurement screen's trends, and a capture whose screen was left (no page
+        // asked for values) discarded, freeing the device.
+        let captures = environment.captures
         let unwatched = configuration.unwatchedCaptureSeconds
         let watching = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                await instrument.discardUnwatched(after: unwatched)
+                try? await Task.sleep(for: .milliseconds(Int(CaptureScreens.trendStep * 1000)))
+                await captures.tick(unwatchedSeconds: unwatched)
             }
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -101,12 +105,15 @@ public final class AppServer: Sendable {
                 store: SQLiteUserSessionStore(database: database),
                 mailer: OutboxMailer(directory: home.outboxDirectory), hasher: hasher))
         let measurements = WebMeasurements(
-            store: SQLiteMeasurementStore(database: database), accounts: accounts, parquet: configuration.parquet)
+            service: LocalMeasurementService(store: SQLiteMeasurementStore(database: database)),
+            parquet: configuration.parquet)
+        // Pairing belongs to the machine: the pairing file `sonde device pair` writes.
         let instrument = Instrument(
-            configDirectory: home.configDirectory, profileText: configuration.deviceProfile,
-            version: configuration.version, longestCaptureSeconds: configuration.longestCaptureSeconds)
+            connection: FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory)))
+        let captures = CaptureScreens(
+            instrument: instrument, options: CaptureOptions(jobs: 2, version: configuration.version),
+            longestSeconds: configuration.longestCaptureSeconds)
         return AppEnvironment(
-            accounts: accounts, measurements: measurements, instrument: instrument,
-            configuration: configuration)
+            accounts: accounts, measurements: measurements, captures: captures, configuration: configuration)
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import SondeCore
 
 /// Refusals (`WebError`) and unexpected failures as a page with the status, or JSON for
 /// the page's script; an unexpected error's details stay in the server's log, never on a page.
@@ -12,6 +13,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as WebError {
             return Self.response(Alert.error(error.message), status: error.status, request: request)
+        } catch let error as SondeError where error.code == .notFound {
+            return Self.response(Alert.error(WebError.notFound.message), status: .notFound, request: request)
+        } catch let error as SondeError where error.code == .busy {
+            return Self.response(Alert.error(error.message), status: .conflict, request: request)
         } catch let error as HTTPError {
             let status = error.status
             return Self.response(Alert.error(status.reasonPhrase), status: status, request: request)

@@ -6,16 +6,11 @@ enum WebError: Error, Equatable {
     case notFound
     /// A POST without this browser's CSRF token: 403.
     case forbidden
-    /// Another user is measuring: 409.
-    case deviceBusy(String)
-    /// The device is not paired: 409.
-    case deviceNotConnected
 
     var status: HTTPResponse.Status {
         switch self {
         case .notFound: .notFound
         case .forbidden: .forbidden
-        case .deviceBusy, .deviceNotConnected: .conflict
         }
     }
 
@@ -23,8 +18,6 @@ enum WebError: Error, Equatable {
         switch self {
         case .notFound: "Not found"
         case .forbidden: "This form has expired; reload the page and try again"
-        case .deviceBusy(let who): "Device busy: \(who) is measuring"
-        case .deviceNotConnected: "Device not connected"
         }
     }
 }

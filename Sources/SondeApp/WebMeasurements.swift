@@ -5,89 +5,65 @@ import SondeIO
 import SondeMeasurements
 import ZIPFoundation
 
-/// The measurement operations the screens need, for the account of the session passed in.
-///
-/// Over today's `LocalMeasurementService`, which acts for whoever its authentication
-/// service says is signed in: each call gets one whose credentials are this request's.
+/// The measurement operations the screens need, over the `MeasurementService` the
+/// commands use, for the account of the session passed in.
 struct WebMeasurements: Sendable {
-    let store: any MeasurementStore
-    let accounts: WebAccounts
+    let service: any MeasurementService
     /// What `sonde measurements export` writes into a Parquet footer, so the bytes are equal.
     let parquet: ParquetWriterOptions
 
-    func service(for session: WebSession) -> any MeasurementService {
-        LocalMeasurementService(
-            store: store,
-            session: SessionFileClient(
-                service: accounts.service, credentials: RequestCredentials(token: session.token), client: "web"))
-    }
-
     func list(for session: WebSession) async throws -> [SavedMeasurement] {
-        try await mapped { try await service(for: session).list() }
+        try await service.list(for: session.account)
     }
 
     func show(_ id: MeasurementID, for session: WebSession) async throws -> SavedMeasurement {
-        try await mapped { try await service(for: session).show(id: id) }
-    }
-
-    func records(
-        _ id: MeasurementID, for session: WebSession
-    ) async throws -> (
-        measurement: SavedMeasurement, batches: [RecordBatch]
-    ) {
-        try await mapped { try await service(for: session).records(id: id) }
-    }
-
-    func save(
-        _ capture: MeasurementCapture, records: [RecordBatch], for session: WebSession
-    ) async throws
-        -> SavedMeasurement
-    {
-        try await service(for: session).save(capture, records: records)
+        try await service.show(id: id, for: session.account)
     }
 
     func delete(_ id: MeasurementID, for session: WebSession) async throws {
-        try await mapped { try await service(for: session).delete(id: id) }
+        try await service.delete(id: id, for: session.account)
     }
 
     /// Exactly the bytes `sonde measurements export ID -o x.FORMAT` writes.
     func export(_ id: MeasurementID, format: OutputFormat, for session: WebSession) async throws -> [UInt8] {
-        let directory = try ScratchDirectory()
-        defer { directory.remove() }
-        let path = directory.path + "/export." + format.rawValue
-        try await mapped {
-            try await service(for: session).export(
-                id: id, format: format, parquet: parquet, to: OutputFile(atomicallyReplacing: path))
-        }
-        return try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        let sink = CollectedBytes()
+        try await service.export(
+            id: id, format: format, parquet: parquet, for: session.account,
+            to: OutputFile(sink: sink, name: "the download of measurement \(id)"))
+        return sink.bytes
     }
 
     /// Every measurement of the account as CSV plus the index `measurements.json`, in one zip.
     func exportAll(for session: WebSession) async throws -> [UInt8] {
         let directory = try ScratchDirectory()
         defer { directory.remove() }
-        let files = try await service(for: session).exportAll(
-            format: .csv, parquet: parquet, directory: directory.path + "/measurements")
+        let files = try await service.exportAll(
+            format: .csv, parquet: parquet, for: session.account, directory: directory.path + "/measurements")
         let archive = try Archive(accessMode: .create)
         for file in files {
-            let name = (file as NSString).lastPathComponent
             try archive.addEntry(
-                with: "measurements/" + name, fileURL: URL(fileURLWithPath: file), compressionMethod: .deflate)
+                with: "measurements/" + URL(fileURLWithPath: file).lastPathComponent,
+                fileURL: URL(fileURLWithPath: file), compressionMethod: .deflate)
         }
         guard let data = archive.data else {
             throw SondeError(.io, "cannot build the export archive in memory")
         }
         return Array(data)
     }
+}
 
-    /// Today's service says "no measurement 12 in your account" with `.invalidArgument`:
-    /// the screens answer it 404.
-    private func mapped<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as SondeError where error.message.hasPrefix("no measurement ") {
-            throw WebError.notFound
-        }
+/// A download's bytes, as the writers flush them; a failed export leaves nothing behind.
+final class CollectedBytes: ByteSink {
+    private(set) var bytes: [UInt8] = []
+
+    func write(_ chunk: UnsafeRawBufferPointer) throws {
+        bytes.append(contentsOf: chunk)
+    }
+
+    func finish() throws {}
+
+    func abandon() {
+        bytes = []
     }
 }
 
@@ -96,8 +72,7 @@ struct ScratchDirectory {
     let path: String
 
     init() throws {
-        let base = FileManager.default.temporaryDirectory.path
-        path = base + "/sonde-app-" + UUID().uuidString
+        path = FileManager.default.temporaryDirectory.path + "/sonde-app-" + UUID().uuidString
         try FileManager.default.createDirectory(
             atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }

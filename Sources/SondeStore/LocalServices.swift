@@ -35,9 +35,7 @@ public struct LocalServices: Sendable {
         let session = SessionFileClient(
             service: authentication, credentials: SessionFile(path: home.sessionFilePath))
         let measurements = LocalMeasurementService(
-            store: SQLiteMeasurementStore(database: database, afterBatchInserted: afterBatchInserted),
-            session: session
-        )
+            store: SQLiteMeasurementStore(database: database, afterBatchInserted: afterBatchInserted))
         return LocalServices(
             home: home, authentication: authentication, session: session, measurements: measurements)
     }

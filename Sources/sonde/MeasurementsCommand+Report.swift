@@ -40,7 +40,8 @@ extension MeasurementsCommand {
 
         func run(with services: Services) async throws {
             let id = try MeasurementIDText.require(measurement.id)
-            let (saved, batches) = try await services.measurements.records(id: id)
+            let (saved, batches) = try await services.measurements.records(
+                id: id, for: services.session.requireAccount())
             let chosen = features.map { $0.split(separator: ",").map(String.init) } ?? ReportCommand.defaultTrends
             if let unknown = chosen.first(where: { !saved.columns.contains($0) }), features != nil {
                 throw SondeError(

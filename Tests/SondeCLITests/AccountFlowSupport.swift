@@ -46,7 +46,7 @@ struct AccountUser {
         )
         let session = SessionFileClient(
             service: authentication, credentials: SessionFile(path: homeDirs.sessionFilePath))
-        return (session, LocalMeasurementService(store: SQLiteMeasurementStore(database: database), session: session))
+        return (session, LocalMeasurementService(store: SQLiteMeasurementStore(database: database)))
     }
 
     /// Every byte of the database files.

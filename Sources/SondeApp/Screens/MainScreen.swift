@@ -1,5 +1,6 @@
 import Hummingbird
 import SondeAccounts
+import SondeCapture
 
 /// Main (`/`): the greeting, the device's state (pair it, start a measurement, or who is
 /// measuring), the user's measurements newest first; the Settings popup (Export, Logout).
@@ -12,7 +13,8 @@ struct MainScreen: Sendable {
             return .page(try await view(session, csrf: context.csrfToken, notice: notice).html)
         }
         screens.post(signedIn: "/device/pair") { _, _, _ in
-            try await environment.instrument.pair()
+            _ = try await environment.captures.instrument.pair(
+                profileText: Instrument.defaultProfile, profileSource: "default", seed: 1)
             return .navigate(.main)
         }
         screens.post(signedIn: "/logout") { _, _, session in
@@ -28,7 +30,7 @@ struct MainScreen: Sendable {
 
     func view(_ session: WebSession, csrf: String, notice: Notice?) async throws -> MainView {
         let device: MainView.Device =
-            switch try environment.instrument.status() {
+            switch try environment.captures.instrument.status() {
             case .notConnected: .notConnected
             case .idle(let id): .connected(deviceID: id)
             case .busy(let id, let user, let since):

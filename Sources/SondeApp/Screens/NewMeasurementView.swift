@@ -1,7 +1,11 @@
+import SondeCapture
+
 /// The New measurement screen's view model: recording (values arriving), or waiting for
 /// the first window; the page's script fills the values in place after that.
 struct NewMeasurementView: Sendable {
     let capture: LiveCapture
+    /// Indices into the capture's columns of the features drawn as trends.
+    let trendColumns: [Int]
     let values: LiveValues
     let csrf: String
 
@@ -22,7 +26,7 @@ struct NewMeasurementView: Sendable {
                 """
         }
         var figures: [HTML] = []
-        for (slot, column) in capture.trendColumns.enumerated() {
+        for (slot, column) in trendColumns.enumerated() {
             for (channel, name) in capture.channelNames.enumerated() {
                 let path = "\(AppRoute.newMeasurement.path)/trend/\(slot)/\(channel)"
                 figures.append(
@@ -38,8 +42,8 @@ struct NewMeasurementView: Sendable {
                 <h1>New measurement</h1>
                 <section id="live" data-values="\(AppRoute.newMeasurement.path)/values" aria-labelledby="live-title">
                 <h2 id="live-title">Live values</h2>
-                <p>Recording on \(capture.deviceID) for <span class="elapsed" id="elapsed">\(DisplayFormat.elapsed(values.elapsed))</span> \
-                (<span id="frames">\(values.frames)</span> windows).</p>
+                <p>Recording on \(capture.device.id) for <span class="elapsed" id="elapsed">\(DisplayFormat.elapsed(values.elapsedSeconds))</span> \
+                (<span id="frames">\(values.frameCount)</span> windows).</p>
                 <div class="tables">\(tables)</div>
                 <h2>Trends</h2>
                 <div class="figures">\(figures)</div>
