@@ -360,6 +360,15 @@ def whole_flow(app, check):
         check(alice.find_element(By.ID, "device-status").text == "Device not connected", "not 'Device not connected'")
         check(alice.find_element(By.ID, "no-measurements").is_displayed(), "no empty state in the list")
         check(register(bob, app, "bob@example.com"), "Bob's Register did not reach Main")
+        # A known address is told (docs/accounts.md): no session, the alert, 409 without script.
+        status, headers, page = app.request("GET", "/register")
+        cookie = re.search(r"sonde_csrf=([^;]+)", headers.get("Set-Cookie", ""))
+        token = re.search(r'name="_csrf" value="([^"]+)"', page.decode())
+        status, headers, page = app.request(
+            "POST", "/register", [{"name": "sonde_csrf", "value": cookie.group(1)}],
+            {"email": "alice@example.com", "password": "another-password", "_csrf": token.group(1)})
+        check(status == 409 and "An account already exists for this email" in page.decode()
+              and "sonde_session=" not in headers.get("Set-Cookie", ""), f"a known address registered: {status}")
 
         control(alice, "Pair with device").click()
         check(wait_for(lambda: alice.find_element(By.ID, "device-status").text == "Device connected"),
