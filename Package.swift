@@ -174,6 +174,7 @@ let package = Package(
             dependencies: ["SondeCore", "SondeDSP"],
             path: "Tests/_SondeTestSupport"
         ),
+        .testTarget(name: "SondeAppTests", dependencies: ["SondeApp"]),
         .testTarget(name: "SondeLiveTests", dependencies: ["SondeLive", "SondeCore", "SondePipeline"]),
         .testTarget(name: "SondeCoreTests", dependencies: ["SondeCore", "_SondeTestSupport"]),
         .testTarget(name: "SondeDSPTests", dependencies: ["SondeDSP", "_SondeTestSupport"]),

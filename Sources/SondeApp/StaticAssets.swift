@@ -57,6 +57,7 @@ enum StaticAssets {
         @keyframes spin { to { transform: rotate(360deg); } }
         .status { display: flex; flex-wrap: wrap; align-items: center; gap: .8rem; justify-content: space-between; }
         .status-text { font-weight: 700; margin: 0; }
+        .status .actions { margin-top: 0; }
         .status-text.connected::before, .status-text.busy::before, .status-text.not-connected::before {
           content: ""; display: inline-block; width: .7rem; height: .7rem; border-radius: 50%; margin-right: .45rem; }
         .status-text.connected::before { background: #1d7a36; }

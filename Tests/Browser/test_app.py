@@ -557,8 +557,8 @@ def keyboard_walk(app, check):
 
 
 def small_png(path):
-    """A screenshot as a 64-colour palette PNG: a few tens of kB instead of hundreds."""
-    Image.open(path).convert("RGB").quantize(colors=64).save(path, optimize=True)
+    """A screenshot as a 128-colour palette PNG: a few tens of kB instead of hundreds."""
+    Image.open(path).convert("RGB").quantize(colors=128).save(path, optimize=True)
 
 
 def screens_checked(app, check, screenshots):
