@@ -120,8 +120,12 @@ let package = Package(
         // Figures as SVG (and palette PNG): spectra, trends, spectrograms; no dependencies,
         // so a live page can draw with it too.
         .target(name: "SondePlots"),
-        // `sonde report`: feature summaries, trends and spectra of a run, as one HTML page.
-        .target(name: "SondeReport", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "SondePlots"]),
+        // `sonde report` and `measurements report`: feature summaries, trends and spectra of a
+        // run or a saved measurement, as one HTML page.
+        .target(
+            name: "SondeReport",
+            dependencies: ["SondeCore", "SondeIO", "SondePipeline", "SondePlots", "SondeMeasurements"]
+        ),
         // The live page of `stream --serve`: Hummingbird serves it, its Server-Sent Events and
         // the Prometheus /metrics; the one importer of both.
         .target(
@@ -175,7 +179,14 @@ let package = Package(
             path: "Tests/_SondeTestSupport"
         ),
         .testTarget(name: "SondeAppTests", dependencies: ["SondeApp"]),
-        .testTarget(name: "SondeLiveTests", dependencies: ["SondeLive", "SondeCore", "SondePipeline"]),
+        .testTarget(
+            name: "SondeLiveTests",
+            dependencies: [
+                "SondeLive", "SondeCore", "SondePipeline",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(name: "SondeCoreTests", dependencies: ["SondeCore", "_SondeTestSupport"]),
         .testTarget(name: "SondeDSPTests", dependencies: ["SondeDSP", "_SondeTestSupport"]),
         .testTarget(name: "SondeIOTests", dependencies: ["SondeIO", "_SondeTestSupport"]),

@@ -16,6 +16,8 @@ public struct AppConfiguration: Sendable {
     public var parquet: ParquetWriterOptions
     /// `sonde.version` for the settings saved with a measurement.
     public var version: String
+    /// The columns a measurement's report page draws over time (`sonde report`'s default).
+    public var reportTrends: [String]
     /// Logins hashed at once (each scrypt hash takes 128 MiB).
     public var concurrentLogins: Int
     /// Seconds a login waits for a free hashing slot before it is answered 503 with Retry-After.
@@ -27,7 +29,7 @@ public struct AppConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false, environment: [String: String],
-        parquet: ParquetWriterOptions, version: String, concurrentLogins: Int = 2,
+        parquet: ParquetWriterOptions, version: String, reportTrends: [String] = [], concurrentLogins: Int = 2,
         loginWaitSeconds: Double = 2, unwatchedCaptureSeconds: Double = 10, longestCaptureSeconds: Double = 600
     ) {
         self.host = host
@@ -36,6 +38,7 @@ public struct AppConfiguration: Sendable {
         self.environment = environment
         self.parquet = parquet
         self.version = version
+        self.reportTrends = reportTrends
         self.concurrentLogins = concurrentLogins
         self.loginWaitSeconds = loginWaitSeconds
         self.unwatchedCaptureSeconds = unwatchedCaptureSeconds

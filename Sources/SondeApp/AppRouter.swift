@@ -80,6 +80,10 @@ struct AppRouter: Sendable {
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
             case .json(let text, let status):
                 return Self.json(text, status: status)
+            case .document(let text, let policy):
+                var response = Self.html(HTML(trusted: text), status: .ok)
+                response.headers[.contentSecurityPolicy] = policy
+                return response
             }
         }
     }

@@ -106,7 +106,8 @@ public final class AppServer: Sendable {
                 mailer: OutboxMailer(directory: home.outboxDirectory), hasher: hasher))
         let measurements = WebMeasurements(
             service: LocalMeasurementService(store: SQLiteMeasurementStore(database: database)),
-            parquet: configuration.parquet)
+            parquet: configuration.parquet, reportTrends: configuration.reportTrends,
+            madeBy: "sonde \(configuration.version)")
         // Pairing belongs to the machine: the pairing file `sonde device pair` writes.
         let instrument = Instrument(
             connection: FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory)))

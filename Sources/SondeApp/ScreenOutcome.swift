@@ -15,6 +15,8 @@ enum ScreenOutcome: Sendable {
     /// Signed out: the session cookie is cleared, then on to `route`.
     case signOut(to: AppRoute, notice: Notice?)
     case download(bytes: [UInt8], fileName: String, contentType: String)
+    /// A whole document of its own (the report page) under its own Content-Security-Policy.
+    case document(String, contentSecurityPolicy: String)
     /// JSON for the page's script (live values).
     case json(String, status: HTTPResponse.Status = .ok)
 }

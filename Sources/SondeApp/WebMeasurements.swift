@@ -3,6 +3,7 @@ import SondeAccounts
 import SondeCore
 import SondeIO
 import SondeMeasurements
+import SondeReport
 import ZIPFoundation
 
 /// The measurement operations the screens need, over the `MeasurementService` the
@@ -11,6 +12,9 @@ struct WebMeasurements: Sendable {
     let service: any MeasurementService
     /// What `sonde measurements export` writes into a Parquet footer, so the bytes are equal.
     let parquet: ParquetWriterOptions
+    /// The report page's trended columns and the program it names.
+    let reportTrends: [String]
+    let madeBy: String
 
     func list(for session: WebSession) async throws -> [SavedMeasurement] {
         try await service.list(for: session.account)
@@ -22,6 +26,13 @@ struct WebMeasurements: Sendable {
 
     func delete(_ id: MeasurementID, for session: WebSession) async throws {
         try await service.delete(id: id, for: session.account)
+    }
+
+    /// The page `sonde measurements report ID` writes.
+    func report(_ id: MeasurementID, for session: WebSession) async throws -> String {
+        let (measurement, batches) = try await service.records(id: id, for: session.account)
+        return SavedMeasurementReport.html(
+            measurement: measurement, batches: batches, trends: reportTrends, madeBy: madeBy)
     }
 
     /// Exactly the bytes `sonde measurements export ID -o x.FORMAT` writes.

@@ -36,7 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
                     host: listen.host, port: listen.port, secureCookies: secureCookies,
                     environment: ProcessInfo.processInfo.environment,
                     parquet: ParquetOptions.writerOptions(),
-                    version: ParquetOptions.version,
+                    version: ParquetOptions.version, reportTrends: ReportCommand.defaultTrends,
                     concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount)))
             AccountOutput.line("sonde serve: the app is at \(server.url)")
             await server.wait()

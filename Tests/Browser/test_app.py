@@ -436,9 +436,22 @@ def whole_flow(app, check):
             check(got is not None and got == open(reference, "rb").read(),
                   f"the {format_name} download differs from sonde measurements export")
 
+        # Its report page: the one `sonde measurements report` writes, no console error.
+        reference = os.path.join(downloads, "reference.html")
+        result = app.cli("measurements", "report", measurement_id, "-o", reference)
+        check(result.returncode == 0, f"sonde measurements report: {result.stderr.decode()}")
+        status, headers, page = app.request("GET", f"/measurements/{measurement_id}/report", alice.get_cookies())
+        check(status == 200 and page == open(reference, "rb").read(), f"the report page differs from the CLI's ({status})")
+        control(alice, "Report page").click()
+        check(wait_for(lambda: path_of(alice).endswith("/report")) and f"Measurement {measurement_id}" in alice.title
+              + alice.find_element(By.TAG_NAME, "body").text, "the report page did not open")
+        check(alice.execute_script("return document.querySelectorAll('svg').length") > 0, "the report draws no figure")
+        alice.back()
+        wait_for(lambda: re.fullmatch(r"/measurements/\d+", path_of(alice)))
+
         # Another user never sees, exports or deletes it.
         for path in (f"/measurements/{measurement_id}", f"/measurements/{measurement_id}/export.csv",
-                     f"/measurements/{measurement_id}/export.parquet"):
+                     f"/measurements/{measurement_id}/export.parquet", f"/measurements/{measurement_id}/report"):
             status, _, body = app.request("GET", path, bob.get_cookies())
             check(status == 404 and b"comment" not in body and b"bearing" not in body, f"Bob's GET {path}: {status}")
         bob.get(app.url + "/")
@@ -495,6 +508,7 @@ def whole_flow(app, check):
         control(alice, "Logout").click()
         check(wait_for(lambda: path_of(alice) == "/login"), f"Logout ended on {alice.current_url}")
         for path in ("/", f"/measurements/{measurement_id}", f"/measurements/{measurement_id}/export.csv",
+                     f"/measurements/{measurement_id}/report",
                      "/measurements/export.zip", "/measurements/new", "/measurements/new/values"):
             alice.get(app.url + path)
             check(path_of(alice) == "/login" and heading(alice) == "Log in", f"{path} after Logout: {alice.current_url}")

@@ -24,6 +24,15 @@ struct MeasurementScreen: Sendable {
                     contentType: format == .csv ? "text/csv; charset=utf-8" : "application/vnd.apache.parquet")
             }
         }
+        // The report runs no script and carries its styles and figures inline: its policy
+        // allows exactly that, and nothing from anywhere.
+        screens.get(signedIn: "/measurements/:id/report") { _, context, session in
+            .document(
+                try await measurements.report(try Self.id(context), for: session),
+                contentSecurityPolicy:
+                    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'"
+            )
+        }
         screens.post(signedIn: "/measurements/:id/delete") { _, context, session in
             try await measurements.delete(try Self.id(context), for: session)
             return .navigate(.main, notice: .deleted)

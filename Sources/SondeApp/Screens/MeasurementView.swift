@@ -42,6 +42,7 @@ struct MeasurementView: Sendable {
                 <div class="actions">
                 <a class="button" href="\(base)/export.csv" download>Export measurement (CSV)</a>
                 <a class="button secondary" href="\(base)/export.parquet" download>Export measurement (Parquet)</a>
+                <a class="button secondary" href="\(base)/report">Report page</a>
                 </div>
                 </section>
                 <section aria-labelledby="values-title">
