@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// At most `limit` password hashes at once; callers over the limit wait in order, or give
@@ -9,7 +10,6 @@ final class HashingSlots: Sendable {
     private struct Waiter {
         var id: UInt64
         var continuation: CheckedContinuation<Void, any Error>
-        var timer: Task<Void, Never>?
     }
 
     private struct State {
@@ -39,21 +39,19 @@ final class HashingSlots: Sendable {
                     return nil
                 }
                 state.nextID += 1
-                state.waiters.append(Waiter(id: state.nextID, continuation: continuation, timer: nil))
+                state.waiters.append(Waiter(id: state.nextID, continuation: continuation))
                 return state.nextID
             }
             guard let id else { return continuation.resume() }
             guard let waitLimit else { return }
-            let timer = Task { [weak self] in
-                try? await Task.sleep(for: waitLimit)
-                if !Task.isCancelled { self?.expire(id) }
+            // A Dispatch timer, not a sleeping task: the limit must hold while the
+            // cooperative pool is saturated, which is when callers queue up. A waiter served
+            // before it fires is simply not found then.
+            let (seconds, attoseconds) = waitLimit.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+                self?.expire(id)
             }
-            let granted = state.withLock { state in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return true }
-                state.waiters[index].timer = timer
-                return false
-            }
-            if granted { timer.cancel() }
         }
     }
 
@@ -68,7 +66,6 @@ final class HashingSlots: Sendable {
             }
             return state.waiters.removeFirst()
         }
-        next?.timer?.cancel()
         next?.continuation.resume()
     }
 
