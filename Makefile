@@ -133,6 +133,9 @@ test: deps
 	$(PY) Tests/Live/check_metrics.py .build/debug/sonde
 	$(PY) Tests/Live/check_stalled_client.py .build/debug/sonde
 	$(PY) Tests/Browser/check_live.py .build/debug/sonde
+	# The app of `sonde serve` in headless Chromium (about a minute): the login stories, the
+	# whole flow with two users, a keyboard-only walk, axe-core on every screen at three sizes.
+	$(PY) Tests/Browser/test_app.py .build/debug/sonde
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
 	# Mutated inputs and options through the debug binary (about a minute): no crash, hang,

@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "SondeBatch", targets: ["SondeBatch"]),
         .library(name: "SondePlots", targets: ["SondePlots"]),
         .library(name: "SondeLive", targets: ["SondeLive"]),
+        .library(name: "SondeCapture", targets: ["SondeCapture"]),
+        .library(name: "SondeApp", targets: ["SondeApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Only to give the server a logger that stays off stdout (swift-log's default writes there).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The app's Export: every measurement of a user as one zip download.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -108,13 +112,22 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The lab's one instrument and the capture `sonde measure` and the web app run on it.
+        .target(
+            name: "SondeCapture",
+            dependencies: ["SondeCore", "SondePipeline", "SondeAccounts", "SondeMeasurements"]
+        ),
         // Batch runs: one output or one per input (`--output-dir`), manifests, shards, merge.
         .target(name: "SondeBatch", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "CSystemCalls"]),
         // Figures as SVG (and palette PNG): spectra, trends, spectrograms; no dependencies,
         // so a live page can draw with it too.
         .target(name: "SondePlots"),
-        // `sonde report`: feature summaries, trends and spectra of a run, as one HTML page.
-        .target(name: "SondeReport", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "SondePlots"]),
+        // `sonde report` and `measurements report`: feature summaries, trends and spectra of a
+        // run or a saved measurement, as one HTML page.
+        .target(
+            name: "SondeReport",
+            dependencies: ["SondeCore", "SondeIO", "SondePipeline", "SondePlots", "SondeMeasurements"]
+        ),
         // The live page of `stream --serve`: Hummingbird serves it, its Server-Sent Events and
         // the Prometheus /metrics; the one importer of both.
         .target(
@@ -128,11 +141,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The app in the browser (`sonde serve`): one router, a module per screen, over the same
+        // account, measurement and device services the commands use.
+        .target(
+            name: "SondeApp",
+            dependencies: [
+                "SondeCore", "SondeIO", "SondePipeline", "SondePlots", "SondeReport",
+                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
         .executableTarget(
             name: "sonde",
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport", "SondeLive",
-                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeBench",
+                "SondeApp",
+                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture", "SondeBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -150,7 +178,15 @@ let package = Package(
             dependencies: ["SondeCore", "SondeDSP"],
             path: "Tests/_SondeTestSupport"
         ),
-        .testTarget(name: "SondeLiveTests", dependencies: ["SondeLive", "SondeCore", "SondePipeline"]),
+        .testTarget(name: "SondeAppTests", dependencies: ["SondeApp"]),
+        .testTarget(
+            name: "SondeLiveTests",
+            dependencies: [
+                "SondeLive", "SondeCore", "SondePipeline",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(name: "SondeCoreTests", dependencies: ["SondeCore", "_SondeTestSupport"]),
         .testTarget(name: "SondeDSPTests", dependencies: ["SondeDSP", "_SondeTestSupport"]),
         .testTarget(name: "SondeIOTests", dependencies: ["SondeIO", "_SondeTestSupport"]),
@@ -165,6 +201,12 @@ let package = Package(
         .testTarget(
             name: "SondeStoreTests",
             dependencies: ["SondeStore", "SondeMeasurements", "SondeAccounts", "SondeIO", "_SondeTestSupport"]
+        ),
+        .testTarget(
+            name: "SondeCaptureTests",
+            dependencies: [
+                "SondeCapture", "SondeStore", "SondeMeasurements", "SondeAccounts", "SondePipeline", "SondeCore",
+            ]
         ),
         .testTarget(name: "SondePlotsTests", dependencies: ["SondePlots", "_SondeTestSupport"]),
         .testTarget(name: "SondeReportTests", dependencies: ["SondeReport", "_SondeTestSupport"]),

@@ -2,6 +2,8 @@
 ///
 /// The wording is part of the product (issue 5): the same `Error: Invalid credentials`
 /// for an unknown email and a wrong password, so that nobody learns which emails exist.
+/// Messages name no `sonde` command: each front end adds its own hint (the CLI's
+/// "— run sonde login", the web's link).
 public struct AccountError: Error, CustomStringConvertible, Sendable, Equatable {
     public enum Code: String, Sendable {
         /// An email or password was empty.
@@ -18,6 +20,9 @@ public struct AccountError: Error, CustomStringConvertible, Sendable, Equatable 
         case locked
         /// The command needs a session and there is none (or it expired or was revoked).
         case notLoggedIn
+        /// Every password-hashing slot is taken and the wait limit passed: try again in
+        /// `retryAfter` seconds (the web answers 503 with Retry-After).
+        case busy
         /// A reset token that is unknown, used or expired.
         case invalidResetToken
         /// The two entries of a new password differ.
@@ -30,7 +35,7 @@ public struct AccountError: Error, CustomStringConvertible, Sendable, Equatable 
     public var code: Code
     /// What happened, without the `Error: ` prefix.
     public var message: String
-    /// For `.locked`: seconds until the next attempt is looked at.
+    /// For `.locked` and `.busy`: seconds until the next attempt is worth making.
     public var retryAfter: Int?
 
     public init(_ code: Code, _ message: String, retryAfter: Int? = nil) {
@@ -50,10 +55,9 @@ public struct AccountError: Error, CustomStringConvertible, Sendable, Equatable 
 
     public static let missingFields = AccountError(.missingFields, "Please fill all fields")
     public static let invalidCredentials = AccountError(.invalidCredentials, "Invalid credentials")
-    public static let notLoggedIn = AccountError(.notLoggedIn, "Not logged in — run sonde login")
+    public static let notLoggedIn = AccountError(.notLoggedIn, "Not logged in")
     public static let invalidResetToken = AccountError(
-        .invalidResetToken, "Invalid or expired reset token; ask for a new one with sonde forgot-password"
-    )
+        .invalidResetToken, "Invalid or expired reset token; ask for a new one")
     public static let passwordMismatch = AccountError(.passwordMismatch, "The passwords do not match")
 
     public static func invalidEmail(_ email: String) -> AccountError {
@@ -81,7 +85,7 @@ public struct AccountError: Error, CustomStringConvertible, Sendable, Equatable 
     }
 
     public static func emailTaken(_ email: String) -> AccountError {
-        AccountError(.emailTaken, "An account already exists for \(email); log in with sonde login")
+        AccountError(.emailTaken, "An account already exists for \(email)")
     }
 
     /// - Parameters:
@@ -93,5 +97,12 @@ public struct AccountError: Error, CustomStringConvertible, Sendable, Equatable 
             "Too many failed logins (\(failures)): this account is locked; try again in \(AccountPolicy.spell(seconds: retryAfter))",
             retryAfter: retryAfter
         )
+    }
+
+    /// - Parameter retryAfter: seconds, at least 1, until a hashing slot is likely free.
+    public static func busy(retryAfter: Int) -> AccountError {
+        AccountError(
+            .busy, "Too many logins at once; try again in \(AccountPolicy.spell(seconds: retryAfter))",
+            retryAfter: retryAfter)
     }
 }

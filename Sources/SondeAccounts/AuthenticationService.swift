@@ -1,48 +1,42 @@
 /// Register, log in and out, recover a password: the account side of the app's flow.
 ///
-/// `LocalAuthenticationService` is the implementation over a `UserSessionStore`; the
-/// commands see only this protocol, so tests can substitute it and a networked backend
-/// can be added later. "Logged in" is a property of the client: the service keeps the
-/// session token in its `SessionCredentialStore`.
+/// `LocalAuthenticationService` is the implementation over a `UserSessionStore`. A session
+/// is a value the caller keeps (`UserSession.token`) and passes back, so one service serves
+/// any number of clients: the web app keeps the token in a cookie, the CLI in its session
+/// file through `SessionFileClient`.
 public protocol AuthenticationService: Sendable {
-    /// Creates an account and logs it in.
-    /// - Throws: `AccountError` `.missingFields`, `.invalidEmail`, `.weakPassword`, `.emailTaken`.
-    func register(email: String, password: String) async throws -> Account
+    /// Creates an account and starts a session (the web's Register screen).
+    /// - Parameter client: who asks, as for `login`.
+    /// - Throws: `AccountError` `.missingFields`, `.invalidEmail`, `.weakPassword`, `.emailTaken`, `.busy`.
+    func register(email: String, password: String, client: String) async throws -> UserSession
 
     /// Creates an account without telling whether the address already had one (`sonde
     /// register`): the same return either way, and a message to the address: a welcome,
     /// or "you already have an account" (as `requestPasswordReset` answers alike). No
     /// session starts; the user logs in next.
-    /// - Throws: `AccountError` `.missingFields`, `.invalidEmail`, `.weakPassword` (form only).
+    /// - Throws: `AccountError` `.missingFields`, `.invalidEmail`, `.weakPassword` (form only), `.busy`.
     func signUp(email: String, password: String) async throws
 
+    /// Starts a session.
+    /// - Parameter client: keys failed-login locks with the email (`LoginSource.current` for
+    ///   the CLI, "web 127.0.0.1" for the app), so one client's guesses lock out only itself.
     /// - Throws: `AccountError` `.missingFields`, `.invalidCredentials` (unknown email and
-    ///   wrong password alike), `.locked`.
-    func login(email: String, password: String) async throws -> Account
+    ///   wrong password alike), `.locked`, `.busy`.
+    func login(email: String, password: String, client: String) async throws -> UserSession
 
-    /// Revokes the client's session in the store and forgets it on the client.
-    /// - Throws: `AccountError.notLoggedIn` when the client holds no session.
-    func logout() async throws
+    /// Revokes the session; an unknown or expired token is not an error.
+    func logout(session token: String) async throws
 
-    /// The logged-in account, or nil (no session, or it expired or was revoked).
-    func currentAccount() async throws -> Account?
+    /// The account of an unexpired session, or nil (unknown, expired or revoked).
+    func account(session token: String) async throws -> Account?
 
     /// Sends a single-use reset token to the account's email, if there is such an account;
     /// returns the same way either way.
     /// - Throws: `AccountError` `.missingFields`, `.invalidEmail` (form only).
     func requestPasswordReset(email: String) async throws
 
-    /// Sets a new password with a token from `requestPasswordReset`, and ends the user's
-    /// other sessions.
-    /// - Throws: `AccountError` `.missingFields`, `.weakPassword`, `.invalidResetToken`.
-    func resetPassword(token: String, newPassword: String) async throws -> Account
-}
-
-extension AuthenticationService {
-    /// The logged-in account.
-    /// - Throws: `AccountError.notLoggedIn`.
-    public func requireAccount() async throws -> Account {
-        guard let account = try await currentAccount() else { throw AccountError.notLoggedIn }
-        return account
-    }
+    /// Sets a new password with a token from `requestPasswordReset`, and ends every session
+    /// of the user but `keepingSession` (the caller's own, if any).
+    /// - Throws: `AccountError` `.missingFields`, `.weakPassword`, `.invalidResetToken`, `.busy`.
+    func resetPassword(token: String, newPassword: String, keepingSession: String?) async throws -> Account
 }

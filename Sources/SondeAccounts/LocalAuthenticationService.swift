@@ -1,35 +1,26 @@
-/// Accounts over a `UserSessionStore`: scrypt password hashes, hashed session tokens with
-/// the client's copy in a `SessionCredentialStore`, reset tokens through a
-/// `PasswordResetMailer`, and failed-login locks.
+/// Accounts over a `UserSessionStore`: scrypt password hashes, hashed session tokens,
+/// reset tokens through a `PasswordResetMailer`, and failed-login locks keyed on the email
+/// and the client. It keeps no client state: sessions are values its callers hold.
 public struct LocalAuthenticationService: AuthenticationService {
     let store: any UserSessionStore
-    let credentials: any SessionCredentialStore
     let mailer: any PasswordResetMailer
     let hasher: PasswordHasher
     let policy: AccountPolicy
-    /// Where this client's logins come from (`LoginSource.current`): failed logins lock an
-    /// email for this source only.
-    let source: String
     let now: @Sendable () -> Double
 
-    /// - Parameters:
-    ///   - source: where logins come from, the key of failed-login locks with the email.
-    ///   - now: seconds since 1970 (tests move it to expire sessions and end locks).
+    /// - Parameter now: seconds since 1970 (tests move it to expire sessions and end locks).
     public init(
-        store: any UserSessionStore, credentials: any SessionCredentialStore, mailer: any PasswordResetMailer,
-        hasher: PasswordHasher = PasswordHasher(), policy: AccountPolicy = AccountPolicy(),
-        source: String = LoginSource.current, now: @escaping @Sendable () -> Double = WallClock.now
+        store: any UserSessionStore, mailer: any PasswordResetMailer, hasher: PasswordHasher = PasswordHasher(),
+        policy: AccountPolicy = AccountPolicy(), now: @escaping @Sendable () -> Double = WallClock.now
     ) {
-        self.source = source
         self.store = store
-        self.credentials = credentials
         self.mailer = mailer
         self.hasher = hasher
         self.policy = policy
         self.now = now
     }
 
-    public func register(email: String, password: String) async throws -> Account {
+    public func register(email: String, password: String, client: String) async throws -> UserSession {
         let email = AccountPolicy.normalize(email: email)
         guard !email.isEmpty, !password.isEmpty else { throw AccountError.missingFields }
         guard AccountPolicy.isValid(email: email) else { throw AccountError.invalidEmail(email) }
@@ -38,14 +29,13 @@ public struct LocalAuthenticationService: AuthenticationService {
         guard try await store.user(email: email) == nil else { throw AccountError.emailTaken(email) }
         let hash = try await hasher.hash(password)
         let account = try await store.createUser(email: email, passwordHash: hash, createdAt: now())
-        try await startSession(for: account)
-        return account
+        return try await startSession(for: account)
     }
 
-    public func login(email: String, password: String) async throws -> Account {
+    public func login(email: String, password: String, client: String) async throws -> UserSession {
         let email = AccountPolicy.normalize(email: email)
         guard !email.isEmpty, !password.isEmpty else { throw AccountError.missingFields }
-        if let failures = try await store.loginFailures(email: email, source: source),
+        if let failures = try await store.loginFailures(email: email, source: client),
             let remaining = policy.lockRemaining(failures, now: now())
         {
             // Not even looked at: a locked account cannot be brute-forced.
@@ -55,18 +45,17 @@ public struct LocalAuthenticationService: AuthenticationService {
         // An unknown email costs one hash too, so timing does not tell which emails exist.
         let matches = try await hasher.verify(password, against: stored?.passwordHash ?? dummyHash())
         guard let stored, matches else {
-            let failures = try await store.recordLoginFailure(email: email, source: source, at: now())
+            let failures = try await store.recordLoginFailure(email: email, source: client, at: now())
             if let remaining = policy.lockRemaining(failures, now: now()) {
                 throw AccountError.locked(failures: failures.count, retryAfter: remaining)
             }
             throw AccountError.invalidCredentials
         }
-        try await store.clearLoginFailures(email: email, source: source)
+        try await store.clearLoginFailures(email: email, source: client)
         if hasher.needsRehash(stored.passwordHash) {
             try await store.updatePasswordHash(user: stored.account.id, passwordHash: hasher.hash(password))
         }
-        try await startSession(for: stored.account)
-        return stored.account
+        return try await startSession(for: stored.account)
     }
 
     public func signUp(email: String, password: String) async throws {
@@ -88,20 +77,12 @@ public struct LocalAuthenticationService: AuthenticationService {
         try await mailer.sendAccountNotice(.alreadyRegistered, to: email)
     }
 
-    public func logout() async throws {
-        guard let token = try credentials.load() else { throw AccountError.notLoggedIn }
+    public func logout(session token: String) async throws {
         try await store.deleteSession(tokenHash: SecretToken.hash(token))
-        try credentials.remove()
     }
 
-    public func currentAccount() async throws -> Account? {
-        guard let token = try credentials.load() else { return nil }
-        guard let account = try await store.account(sessionTokenHash: SecretToken.hash(token), now: now()) else {
-            // Expired or revoked elsewhere (a password reset): the client copy is useless.
-            try credentials.remove()
-            return nil
-        }
-        return account
+    public func account(session token: String) async throws -> Account? {
+        try await store.account(sessionTokenHash: SecretToken.hash(token), now: now())
     }
 
     public func requestPasswordReset(email: String) async throws {
@@ -117,7 +98,7 @@ public struct LocalAuthenticationService: AuthenticationService {
         try await mailer.sendPasswordReset(to: user.account.email, token: token.text, expiresAt: expires)
     }
 
-    public func resetPassword(token: String, newPassword: String) async throws -> Account {
+    public func resetPassword(token: String, newPassword: String, keepingSession: String?) async throws -> Account {
         let token = String(token.trimmingWhitespace())
         guard !token.isEmpty, !newPassword.isEmpty else { throw AccountError.missingFields }
         try policy.checkNewPassword(newPassword)
@@ -127,10 +108,10 @@ public struct LocalAuthenticationService: AuthenticationService {
             throw AccountError.invalidResetToken
         }
         let hash = try await hasher.hash(newPassword)
-        let keep = try credentials.load().map(SecretToken.hash)
         guard
             let account = try await store.completePasswordReset(
-                tokenHash: tokenHash, passwordHash: hash, now: now(), keepingSession: keep
+                tokenHash: tokenHash, passwordHash: hash, now: now(),
+                keepingSession: keepingSession.map(SecretToken.hash)
             )
         else { throw AccountError.invalidResetToken }
         // The owner proved it: every source's lock on the email ends.
@@ -138,18 +119,13 @@ public struct LocalAuthenticationService: AuthenticationService {
         return account
     }
 
-    /// Saves a new session; a session the client held before (another account's, say) is
-    /// revoked, not left valid in the store.
-    private func startSession(for account: Account) async throws {
-        if let previous = try credentials.load() {
-            try await store.deleteSession(tokenHash: SecretToken.hash(previous))
-        }
+    /// Stores a new session's hash and hands its token to the caller.
+    private func startSession(for account: Account) async throws -> UserSession {
         let token = SecretToken.random()
         let created = now()
-        try await store.createSession(
-            tokenHash: token.hash, user: account.id, createdAt: created, expiresAt: created + policy.sessionLifetime
-        )
-        try credentials.save(token.text)
+        let expires = created + policy.sessionLifetime
+        try await store.createSession(tokenHash: token.hash, user: account.id, createdAt: created, expiresAt: expires)
+        return UserSession(token: token.text, account: account, expiresAt: expires)
     }
 
     /// A well-formed hash with the current parameters that no password matches (its key is

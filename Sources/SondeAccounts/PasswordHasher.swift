@@ -7,35 +7,58 @@ import SondeCore
 /// scrypt password hashes in the PHC string format:
 /// `$scrypt$ln=17,r=8,p=1$<salt>$<key>` (unpadded standard base64, 16-byte salt, 32-byte key).
 ///
-/// Hashing takes a large fraction of a second and 128 MiB by design, so it runs on one
-/// dedicated serial queue, never on Swift's cooperative pool (where it would stall every
-/// other task), and never more than one at a time (so a burst of logins cannot take
-/// gigabytes).
+/// Hashing takes a large fraction of a second and 128 MiB by design, so it runs on
+/// blocking threads, never on Swift's cooperative pool (where it would stall every other
+/// task, the web's pages included), and at most `maxConcurrentHashes` at a time (so a burst
+/// of logins cannot take gigabytes). Copies of a hasher share its limit.
 public struct PasswordHasher: Sendable {
     /// The cost of new hashes; existing hashes verify with their own.
     public var parameters: ScryptParameters
     static let saltByteCount = 16
     static let keyByteCount = 32
+    private let slots: HashingSlots
+    /// For tests: called on the hashing thread as each scrypt run starts (true) and ends (false).
+    package var hashingProbe: (@Sendable (_ started: Bool) -> Void)?
 
-    public init(parameters: ScryptParameters = .production) {
+    /// - Parameters:
+    ///   - maxConcurrentHashes: hashes running at once, at least 1; the cores, by default
+    ///     (more only share them, at 128 MiB each).
+    ///   - waitLimit: how long a caller waits for a slot before `AccountError.busy`; nil
+    ///     waits as long as it takes (the CLI, with one login at a time).
+    public init(
+        parameters: ScryptParameters = .production,
+        maxConcurrentHashes: Int = PasswordHasher.coreCount, waitLimit: Duration? = nil
+    ) {
         self.parameters = parameters
+        self.slots = HashingSlots(limit: maxConcurrentHashes, waitLimit: waitLimit)
     }
 
-    private static let queue = DispatchQueue(label: "sonde.password-hashing", qos: .userInitiated)
+    /// The default limit: the cores this process may use.
+    public static var coreCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// The most hashes that run at once.
+    public var maxConcurrentHashes: Int { slots.limit }
+
+    /// Concurrent (the slots bound how many at once): each run blocks its thread for the
+    /// whole hash, which is what Dispatch's threads, not the cooperative pool's, are for.
+    private static let queue = DispatchQueue(
+        label: "sonde.password-hashing", qos: .userInitiated, attributes: .concurrent)
 
     /// A new hash of `password` with a fresh random salt.
+    /// - Throws: `AccountError.busy` when no slot frees within the wait limit.
     public func hash(_ password: String) async throws -> String {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<Self.saltByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let key = try await Self.derive(password, salt: salt, parameters: parameters)
+        let key = try await derive(password, salt: salt, parameters: parameters)
         return EncodedHash(parameters: parameters, salt: salt, key: key).text
     }
 
     /// Whether `password` gives `encoded`, compared in constant time.
-    /// - Throws: `SondeError(.invalidInput)` when `encoded` is not a hash this type wrote.
+    /// - Throws: `SondeError(.invalidInput)` when `encoded` is not a hash this type wrote;
+    ///   `AccountError.busy` when no slot frees within the wait limit.
     public func verify(_ password: String, against encoded: String) async throws -> Bool {
         let stored = try EncodedHash(parsing: encoded)
-        let key = try await Self.derive(password, salt: stored.salt, parameters: stored.parameters)
+        let key = try await derive(password, salt: stored.salt, parameters: stored.parameters)
         return constantTimeEquals(key, stored.key)
     }
 
@@ -46,24 +69,31 @@ public struct PasswordHasher: Sendable {
         return !stored.parameters.isAtLeast(parameters)
     }
 
-    private static func derive(_ password: String, salt: [UInt8], parameters: ScryptParameters) async throws -> [UInt8]
-    {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(
-                    with: Result {
-                        let key = try KDF.Scrypt.deriveKey(
-                            from: Array(password.utf8), salt: salt, outputByteCount: keyByteCount,
-                            rounds: 1 << parameters.logN, blockSize: parameters.blockSize,
-                            parallelism: parameters.parallelism
-                        )
-                        return key.withUnsafeBytes { Array($0) }
-                    }.mapError { error in
-                        SondeError(.io, "cannot hash a password with scrypt \(parameters)", underlying: error)
-                    }
-                )
+    private func derive(_ password: String, salt: [UInt8], parameters: ScryptParameters) async throws -> [UInt8] {
+        try await slots.acquire()
+        let probe = hashingProbe
+        let started = ContinuousClock.now
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<[UInt8], SondeError>, Never>) in
+            Self.queue.async {
+                probe?(true)
+                let result = Result {
+                    let key = try KDF.Scrypt.deriveKey(
+                        from: Array(password.utf8), salt: salt, outputByteCount: Self.keyByteCount,
+                        rounds: 1 << parameters.logN, blockSize: parameters.blockSize,
+                        parallelism: parameters.parallelism
+                    )
+                    return key.withUnsafeBytes { Array($0) }
+                }.mapError { error in
+                    SondeError(.io, "cannot hash a password with scrypt \(parameters)", underlying: error)
+                }
+                probe?(false)
+                continuation.resume(returning: result)
             }
         }
+        let elapsed = ContinuousClock.now - started
+        slots.release(after: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        return try result.get()
     }
 }
 

@@ -1,4 +1,4 @@
-/// Where a client keeps its session token between commands.
+/// Where a client keeps its session token between commands (`SessionFileClient`).
 public protocol SessionCredentialStore: Sendable {
     /// The saved token, or nil.
     func load() throws -> String?

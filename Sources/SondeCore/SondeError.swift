@@ -18,6 +18,12 @@ public struct SondeError: Error, CustomStringConvertible, Sendable {
         /// The reader of our output went away (EPIPE, as `sonde ... | head`): the run
         /// stops, and it is not a failure.
         case outputClosed
+        /// What was asked for does not exist for the asker (a measurement id, missing or
+        /// another user's alike): the web answers 404.
+        case notFound
+        /// A shared resource is in use (the instrument, during another's capture): the
+        /// web answers 409.
+        case busy
     }
 
     public var code: Code

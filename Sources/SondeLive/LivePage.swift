@@ -92,7 +92,9 @@ enum LivePage {
           if (update.spectrum) place(document.getElementById("spectrum"), update.spectrum);
         }
 
-        const events = new EventSource("events");
+        // Relative to where the page is mounted (/ for stream --serve, a prefix in the app).
+        const base = location.pathname.endsWith("/") ? location.pathname : location.pathname + "/";
+        const events = new EventSource(base + "events");
         events.addEventListener("update", function (event) { show(JSON.parse(event.data)); });
         events.addEventListener("end", function () {
           events.close();

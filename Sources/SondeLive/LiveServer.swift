@@ -5,39 +5,19 @@ public import SondeCore
 public import SondePipeline
 import Synchronization
 
-/// The HTTP side of `stream --serve`: the live page at `/`, its updates as Server-Sent
-/// Events at `/events`, and `/metrics` for Prometheus.
-///
-/// The stream only calls `publish` and `recordLatency`, which copy values under a short
-/// lock; the page updates are composed on a timer (`updateInterval`) and queued per client
-/// without waiting, so neither a fast record rate nor a stalled browser reaches the measurement.
+/// The HTTP server of `stream --serve`: `LiveRoutes` (the live page, its events, its
+/// metrics) mounted at the root of a server of its own.
 public final class LiveServer: Sendable {
     /// Where the page is, with the port actually bound (useful with port 0).
     public let url: String
-    /// How often the page's values are updated at most: records can come by the thousand
-    /// per second, and a person reads a value a few times a second.
-    public static let updateInterval = Duration.milliseconds(200)
-    /// Every how many updates the figures are drawn again (once a second): drawing them
-    /// costs far more than the values (about 100 KB of SVG for 4 channels) and shares the
-    /// cores with the measurement.
-    static let updatesPerFigure = 5
+    /// The page's routes and their feed; `publish` and the rest go there.
+    public let live: LiveRoutes
+    private let serving: Task<Void, Never>
 
-    private let feed: LiveFeed
-    private let metrics: LiveMetrics
-    private let broadcast: LiveBroadcast
-    private let spectra = LiveSpectra()
-    private let droppedSamples: @Sendable () -> Int
-    private let tasks = Mutex<[Task<Void, Never>]>([])
-
-    private init(
-        url: String, feed: LiveFeed, metrics: LiveMetrics, broadcast: LiveBroadcast,
-        droppedSamples: @escaping @Sendable () -> Int
-    ) {
+    private init(url: String, live: LiveRoutes, serving: Task<Void, Never>) {
         self.url = url
-        self.feed = feed
-        self.metrics = metrics
-        self.broadcast = broadcast
-        self.droppedSamples = droppedSamples
+        self.live = live
+        self.serving = serving
     }
 
     /// What one client may hold of the server (docs/live.md).
@@ -67,32 +47,9 @@ public final class LiveServer: Sendable {
         host: String, port: Int, columns: [String], limits: Limits = Limits(),
         droppedSamples: @escaping @Sendable () -> Int = { 0 }
     ) async throws -> LiveServer {
-        let feed = LiveFeed(columns: columns)
-        let metrics = LiveMetrics()
-        let broadcast = LiveBroadcast()
+        let live = LiveRoutes(columns: columns, droppedSamples: droppedSamples)
         let router = Router(context: LiveRequestContext.self)
-        router.get("/") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: LivePage.html))
-            )
-        }
-        router.get("events") { _, context in
-            context.boundSendBuffer()
-            return Response(
-                status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-                body: ResponseBody(asyncSequence: broadcast.subscribe())
-            )
-        }
-        router.get("metrics") { _, _ in
-            let text = metrics.exposition(
-                snapshot: feed.snapshot(), droppedSamples: droppedSamples(), droppedUpdates: broadcast.droppedUpdates
-            )
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: text))
-            )
-        }
+        router.addRoutes(live.routes(context: LiveRequestContext.self))
         let bound = Bound()
         let connections = LiveConnectionLimit(limit: limits.maxConnections)
         let timeout = limits.headerTimeout.components
@@ -119,69 +76,35 @@ public final class LiveServer: Sendable {
             boundPort = try await bound.port()
         } catch {
             serving.cancel()
+            await live.finish()
             throw SondeError(.invalidArgument, "--serve \(host):\(port): cannot listen there (\(error))")
         }
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        let server = LiveServer(
-            url: "http://\(shownHost):\(boundPort)/", feed: feed, metrics: metrics, broadcast: broadcast,
-            droppedSamples: droppedSamples
-        )
-        let ticking = Task { await server.tick() }
-        server.tasks.withLock { $0 = [serving, ticking] }
-        return server
+        return LiveServer(url: "http://\(shownHost):\(boundPort)/", live: live, serving: serving)
     }
 
     /// Give this to the graph (`PipelineGraph.Options.spectrumTap`) for the page's spectra.
-    public var spectrumTap: any SpectrumTap { spectra }
+    public var spectrumTap: any SpectrumTap { live.spectrumTap }
 
     /// Takes one batch of records (the exporter's thread).
     public func publish(_ batch: RecordBatch) {
-        feed.publish(batch)
+        live.publish(batch)
     }
 
     /// One record latency, shared by `count` records (the channels of one frame).
     public func recordLatency(nanoseconds: UInt64, count: Int) {
-        metrics.observeLatency(nanoseconds: nanoseconds, count: count)
+        live.recordLatency(nanoseconds: nanoseconds, count: count)
     }
 
     /// Page updates dropped for clients that did not keep up.
-    public var droppedUpdates: Int { broadcast.droppedUpdates }
+    public var droppedUpdates: Int { live.droppedUpdates }
 
     /// Sends the last update and the end of the stream to every page, then closes the server.
     public func stop() async {
-        let running = tasks.withLock { $0 }
-        running.last?.cancel()
-        await running.last?.value
-        sendUpdate(after: -1, withFigures: true)
-        broadcast.send(LiveUpdate.end)
-        broadcast.finish()
+        await live.finish()
         // Pages read the end in a moment; a client that never reads is not waited for.
         try? await Task.sleep(for: .milliseconds(100))
-        running.first?.cancel()
-    }
-
-    /// Composes an update from the feed every `updateInterval` while there is something new.
-    private func tick() async {
-        var version = -1
-        var ticks = 0
-        while !Task.isCancelled {
-            try? await Task.sleep(for: Self.updateInterval)
-            version = sendUpdate(after: version, withFigures: ticks % Self.updatesPerFigure == 0)
-            ticks += 1
-        }
-    }
-
-    /// Sends the feed's state if it changed since `version`; returns the version sent.
-    @discardableResult
-    private func sendUpdate(after version: Int, withFigures: Bool) -> Int {
-        guard let snapshot = feed.snapshot(after: version) else { return version }
-        let update = LiveUpdate(
-            snapshot: snapshot, droppedSamples: droppedSamples(),
-            trends: withFigures ? LiveFigures.trends(snapshot, step: feed.trendStep) : nil,
-            spectrum: withFigures ? LiveFigures.spectra(spectra.snapshot()) : nil
-        )
-        broadcast.send(update.event(), hasFigures: withFigures)
-        return snapshot.version
+        serving.cancel()
     }
 }
 

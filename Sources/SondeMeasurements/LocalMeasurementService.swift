@@ -2,25 +2,22 @@ public import SondeAccounts
 public import SondeCore
 public import SondeIO
 
-/// Saved measurements over a `MeasurementStore`, for whoever `authentication` says is
-/// logged in. Export goes through SondeIO's record writers, so the bytes are those of
-/// `sonde process`.
+/// Saved measurements over a `MeasurementStore`, for the account each call names. Export
+/// goes through SondeIO's record writers, so the bytes are those of `sonde process`.
 public struct LocalMeasurementService: MeasurementService {
     let store: any MeasurementStore
-    let authentication: any AuthenticationService
     let now: @Sendable () -> Double
 
-    public init(
-        store: any MeasurementStore, authentication: any AuthenticationService,
-        now: @escaping @Sendable () -> Double = WallClock.now
-    ) {
+    public init(store: any MeasurementStore, now: @escaping @Sendable () -> Double = WallClock.now) {
         self.store = store
-        self.authentication = authentication
         self.now = now
     }
 
-    public func save(_ capture: MeasurementCapture, records: [RecordBatch]) async throws -> SavedMeasurement {
-        let owner = try await authentication.requireAccount()
+    public func save(
+        _ capture: MeasurementCapture, records: [RecordBatch], for owner: Account
+    ) async throws
+        -> SavedMeasurement
+    {
         let checked = try MeasurementSummary.checking(
             records, channelNames: capture.channelNames, columns: capture.columns)
         return try await store.insert(
@@ -31,20 +28,19 @@ public struct LocalMeasurementService: MeasurementService {
         )
     }
 
-    public func list() async throws -> [SavedMeasurement] {
-        try await store.measurements(owner: authentication.requireAccount().id)
+    public func list(for owner: Account) async throws -> [SavedMeasurement] {
+        try await store.measurements(owner: owner.id)
     }
 
-    public func show(id: MeasurementID) async throws -> SavedMeasurement {
-        let owner = try await authentication.requireAccount()
+    public func show(id: MeasurementID, for owner: Account) async throws -> SavedMeasurement {
         guard let measurement = try await store.measurement(id: id, owner: owner.id) else { throw Self.notFound(id) }
         return measurement
     }
 
     public func export(
-        id: MeasurementID, format: OutputFormat, parquet: ParquetWriterOptions, to output: OutputFile
+        id: MeasurementID, format: OutputFormat, parquet: ParquetWriterOptions, for owner: Account,
+        to output: OutputFile
     ) async throws {
-        let owner = try await authentication.requireAccount()
         guard let measurement = try await store.measurement(id: id, owner: owner.id),
             let batches = try await store.batches(of: id, owner: owner.id)
         else {
@@ -54,8 +50,11 @@ public struct LocalMeasurementService: MeasurementService {
         try Self.write(measurement, batches, format: format, parquet: parquet, to: output)
     }
 
-    public func records(id: MeasurementID) async throws -> (measurement: SavedMeasurement, batches: [RecordBatch]) {
-        let owner = try await authentication.requireAccount()
+    public func records(
+        id: MeasurementID, for owner: Account
+    ) async throws
+        -> (measurement: SavedMeasurement, batches: [RecordBatch])
+    {
         guard let measurement = try await store.measurement(id: id, owner: owner.id),
             let batches = try await store.batches(of: id, owner: owner.id)
         else { throw Self.notFound(id) }
@@ -63,9 +62,8 @@ public struct LocalMeasurementService: MeasurementService {
     }
 
     public func exportAll(
-        format: OutputFormat, parquet: ParquetWriterOptions, directory: String
+        format: OutputFormat, parquet: ParquetWriterOptions, for owner: Account, directory: String
     ) async throws -> [String] {
-        let owner = try await authentication.requireAccount()
         try PrivateFiles.makeDirectory(directory)
         var written: [String] = []
         let measurements = try await store.measurements(owner: owner.id)
@@ -83,8 +81,7 @@ public struct LocalMeasurementService: MeasurementService {
         return written + [directory + "/measurements.json"]
     }
 
-    public func delete(id: MeasurementID) async throws {
-        let owner = try await authentication.requireAccount()
+    public func delete(id: MeasurementID, for owner: Account) async throws {
         guard try await store.delete(id: id, owner: owner.id) else { throw Self.notFound(id) }
     }
 
@@ -109,6 +106,6 @@ public struct LocalMeasurementService: MeasurementService {
 
     /// The same answer for a missing id and another user's: nothing to learn by guessing.
     static func notFound(_ id: MeasurementID) -> SondeError {
-        SondeError(.invalidArgument, "no measurement \(id) in your account; see sonde measurements list")
+        SondeError(.notFound, "no measurement \(id) in your account")
     }
 }

@@ -4,10 +4,13 @@ public import SondeCore
 public import SondeMeasurements
 
 /// The account and measurement services on this machine's files: SQLite under
-/// `SondeHome`, the session file, the outbox. One wiring for the CLI and its test tools.
+/// `SondeHome`, the session file, the outbox. One wiring for the CLI, its test tools and
+/// the web app (which keeps its sessions in cookies and leaves `session` unused).
 public struct LocalServices: Sendable {
     public var home: SondeHome
     public var authentication: any AuthenticationService
+    /// The CLI's one session, kept in `home.sessionFilePath`.
+    public var session: SessionFileClient
     public var measurements: any MeasurementService
 
     /// Opens (creating and migrating it if needed) the database the environment points at.
@@ -26,14 +29,14 @@ public struct LocalServices: Sendable {
         let database = try SQLiteDatabase(path: home.databasePath)
         let authentication = LocalAuthenticationService(
             store: SQLiteUserSessionStore(database: database),
-            credentials: SessionFile(path: home.sessionFilePath),
             mailer: OutboxMailer(directory: home.outboxDirectory),
             hasher: PasswordHasher(parameters: try ScryptParameters.fromEnvironment(environment))
         )
+        let session = SessionFileClient(
+            service: authentication, credentials: SessionFile(path: home.sessionFilePath))
         let measurements = LocalMeasurementService(
-            store: SQLiteMeasurementStore(database: database, afterBatchInserted: afterBatchInserted),
-            authentication: authentication
-        )
-        return LocalServices(home: home, authentication: authentication, measurements: measurements)
+            store: SQLiteMeasurementStore(database: database, afterBatchInserted: afterBatchInserted))
+        return LocalServices(
+            home: home, authentication: authentication, session: session, measurements: measurements)
     }
 }

@@ -1,17 +1,23 @@
 import ArgumentParser
 import Foundation
 import SondeAccounts
+import SondeCore
 
 /// Runs an account or measurement command body: an `AccountError` becomes its exact line
 /// on stderr (`Error: Invalid credentials`, `Not logged in — run sonde login`...) and
-/// exit status 1; a `SondeError` is reported as every other command reports it.
+/// exit status 1; a `SondeError` is reported as every other command reports it, a missing
+/// measurement with the command that lists them.
 func reportingAccountErrors(_ body: () async throws -> Void) async throws {
     try await reportingErrors {
         do {
             try await body()
         } catch let error as AccountError {
-            AccountOutput.standardError(error.description)
+            AccountOutput.standardError(error.withCommandHint.description)
             throw ExitCode.failure
+        } catch var error as SondeError where error.code == .notFound {
+            // Only measurements are looked up by id here; the library names no command.
+            error.message += "; see sonde measurements list"
+            throw error
         }
     }
 }

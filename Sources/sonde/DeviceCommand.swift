@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SondeCapture
 import SondeCore
 import SondeIO
 import SondePipeline
@@ -39,7 +40,7 @@ struct DeviceCommand: AsyncParsableCommand {
                     profile = given
                 } else {
                     try DeviceOptions.refuseInputShape(input, device: "the default device (the healthy pump)")
-                    profile = (DeviceOptions.defaultProfile, "default")
+                    profile = (Instrument.defaultProfile, "default")
                 }
                 Diagnostics.progress("Connecting…")
                 let paired = try await DeviceCommand.connection().pair(

@@ -164,30 +164,4 @@ struct DeviceOptions: ParsableArguments {
             "\(given.joined(separator: " and ")) cannot apply to \(device), which sets its own rate and channels; "
                 + "they apply to raw input (--input FILE) and to a device described by --tone, --noise, ...")
     }
-
-    /// The healthy pump of `sample-data/healthy-pump.toml`, for `sonde device pair`
-    /// without a profile.
-    static let defaultProfile = """
-        name = "healthy-pump"
-        rate = 25600
-
-        [[channels]]
-        name = "accel_x"
-        tones = [
-            { frequency = 49.5, amplitude = 0.8, harmonics = [0.12, 0.04] },
-            { frequency = 346.5, amplitude = 0.15 },
-        ]
-        noise = 0.03
-        drift = { amplitude = 0.01, period = 60 }
-
-        [[channels]]
-        name = "accel_y"
-        tones = [
-            { frequency = 49.5, amplitude = 0.6, harmonics = [0.1, 0.03] },
-            { frequency = 346.5, amplitude = 0.1 },
-        ]
-        noise = 0.03
-        offset = 9.81
-        drift = { amplitude = 0.005, period = 90 }
-        """
 }

@@ -6,9 +6,10 @@ import SondePipeline
 #endif
 
 /// The one way a command runs the pipeline (`process`, `report`, `spectrum`, `stream`,
-/// `measure`, `bench`): the graph over its inputs into a sink, SIGINT and SIGTERM ending
-/// it gracefully (every record already complete is kept), and on a terminal a progress
-/// line that is cleared however the run ends.
+/// `bench`): the graph over its inputs into a sink, SIGINT and SIGTERM ending it gracefully
+/// (every record already complete is kept), and on a terminal a progress line that is
+/// cleared however the run ends. `measure` runs SondeCapture's `LiveCapture` instead (the
+/// web app runs it too) and wires the same `Interrupts` to its `requestStop()`.
 final class GraphRun: Sendable {
     let graph: PipelineGraph
     private let interrupts: Interrupts

@@ -30,7 +30,7 @@ struct LoginCommand: ServiceCommand {
         guard !email.isEmpty else { throw AccountError.missingFields }
         let password = try PasswordPrompt.read(fromStandardInput: passwordStdin)
         guard !password.isEmpty else { throw AccountError.missingFields }
-        _ = try await services.authentication.login(email: email, password: password)
+        _ = try await services.session.login(email: email, password: password)
         AccountOutput.line("Welcome, \(email)!")
     }
 }

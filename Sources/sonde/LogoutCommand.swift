@@ -11,7 +11,7 @@ struct LogoutCommand: ServiceCommand {
     )
 
     func run(with services: Services) async throws {
-        try await services.authentication.logout()
+        try await services.session.logout()
         AccountOutput.line("Logged out.")
     }
 }

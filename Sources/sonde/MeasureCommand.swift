@@ -1,18 +1,14 @@
 import ArgumentParser
 import Foundation
-import SondeAccounts
+import SondeCapture
 import SondeCore
-import SondeDSP
-import SondeMeasurements
-import SondePipeline
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The app's "new measurement" screen: live values from the paired device, then saved with
-/// a comment under the logged-in user.
+/// The app's "new measurement" screen on the terminal: SondeCapture's `LiveCapture`, which
+/// the web's screen runs too, with Ctrl-C and a status line wired around it.
 struct MeasureCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "measure",
@@ -49,75 +45,35 @@ struct MeasureCommand: ServiceCommand {
     }
 
     func run(with services: Services) async throws {
-        _ = try await services.authentication.requireAccount()
-        guard let paired = try DeviceCommand.connection().current() else {
+        let owner = try await services.session.requireAccount()
+        let instrument = Instrument(connection: try DeviceCommand.connection())
+        guard try instrument.paired() != nil else {
             throw SondeError(.invalidArgument, "Device not connected — run sonde device pair")
         }
-        let settings = try pipeline.settings()
-        let device = try paired.makeDevice()
-        let rate = device.format.sampleRate
-        try settings.validate(sampleRate: rate)
-        let columns = try settings.valueColumns(sampleRate: rate)
-        let seconds = StreamCommand.seconds(duration) ?? 10
-        let source = LimitedSource(
-            base: LiveClockSource(base: device, policy: .dropOldest),
-            frames: OptionRanges.frameCount(seconds: seconds, rate: rate)
-        )
-        let started = Date().timeIntervalSince1970
-        let run = GraphRun(settings: settings, options: .live(jobs: jobs, sampleRate: rate))
-        let collected = CapturedRecords(columns: columns)
-        let display = StatusLine(enabled: true, interval: .milliseconds(500)) { collected.currentValuesLine() }
-        _ = try await run.run(
-            [
-                PipelineGraph.Input(
-                    name: paired.id, source: source, clock: .wallClock(sampleRate: rate, epochOfFirstSample: started))
-            ]
-        ) { collected.append($0) }
-        display?.finish()
-        let capture = MeasurementCapture(
-            deviceID: paired.id, settings: settingsJSON(settings, rate: rate), comment: comment,
-            channelNames: device.format.channelNames, columns: columns, recordedAt: started
-        )
-        let saved = try await services.measurements.save(capture, records: collected.batches)
-        let records = collected.batches.reduce(0) { $0 + $1.recordCount }
-        AccountOutput.line("Saved measurement \(saved.id) (\(records) records from \(paired.id))")
-        if run.signal == SIGTERM { throw ExitCode(143) }
-    }
-
-    /// The settings as JSON text, as `MeasurementCapture` expects: `PipelineSettings.json`
-    /// with the rate and the capture's duration.
-    private func settingsJSON(_ settings: PipelineSettings, rate: Double) -> String {
-        settings.json(rate: rate, version: ParquetOptions.version, extra: [.init("duration", .string(duration))]).text
-    }
-}
-
-/// Every batch of a capture, kept for saving; and the latest values for the display.
-private final class CapturedRecords: Sendable {
-    private let state = Mutex<[RecordBatch]>([])
-    private let columns: [String]
-
-    init(columns: [String]) {
-        self.columns = columns
-    }
-
-    func append(_ batch: RecordBatch) {
-        state.withLock { $0.append(batch) }
-    }
-
-    var batches: [RecordBatch] { state.withLock { $0 } }
-
-    /// `accel_x rms 0.61 kurtosis 3.2 | accel_y ...` from the latest frame.
-    func currentValuesLine() -> String {
-        guard let batch = state.withLock({ $0.last }), batch.frameCount > 0 else {
-            return "waiting for the first window…"
+        let capture = try instrument.startCapture(
+            for: owner, settings: try pipeline.settings(), duration: StreamCommand.seconds(duration) ?? 10,
+            options: CaptureOptions(
+                jobs: jobs, version: ParquetOptions.version, extraSettings: [.init("duration", .string(duration))]))
+        // Ctrl-C ends the capture gracefully: every window already complete is saved.
+        let interrupts = Interrupts { _ in capture.requestStop() }
+        let display = StatusLine(enabled: true, interval: .milliseconds(500)) {
+            Self.valuesLine(capture.latest())
         }
-        let frame = batch.frameCount - 1
-        return batch.channelNames.enumerated().map { channel, name in
-            let base = (frame * batch.channelNames.count + channel) * batch.columnCount
-            let values = columns.prefix(4).enumerated().map { column, title in
-                "\(title) \(String(format: "%.4g", batch.values[base + column]))"
+        let series = try await capture.finished()
+        display?.finish()
+        let saved = try await capture.save(comment: comment, with: services.measurements)
+        AccountOutput.line("Saved measurement \(saved.id) (\(series.recordCount) records from \(capture.device.id))")
+        if interrupts.signal == SIGTERM { throw ExitCode(143) }
+    }
+
+    /// `accel_x rms 0.61 kurtosis 3.2 | accel_y ...` from the newest window (four columns).
+    static func valuesLine(_ latest: LiveValues) -> String {
+        guard latest.channels.contains(where: { !$0.values.isEmpty }) else { return "waiting for the first window…" }
+        return latest.channels.map { channel in
+            let values = zip(latest.columns.prefix(4), channel.values).map { title, value in
+                "\(title) \(String(format: "%.4g", value))"
             }
-            return ([name] + values).joined(separator: " ")
+            return ([channel.name] + values).joined(separator: " ")
         }.joined(separator: " | ")
     }
 }

@@ -16,7 +16,7 @@ extension MeasurementsCommand {
         )
 
         func run(with services: Services) async throws {
-            let measurements = try await services.measurements.list()
+            let measurements = try await services.measurements.list(for: services.session.requireAccount())
             for line in MeasurementText.table(measurements) { AccountOutput.line(line) }
         }
     }
@@ -34,7 +34,7 @@ extension MeasurementsCommand {
 
         func run(with services: Services) async throws {
             let id = try MeasurementIDText.require(measurement.id)
-            let saved = try await services.measurements.show(id: id)
+            let saved = try await services.measurements.show(id: id, for: services.session.requireAccount())
             for line in MeasurementText.details(saved) { AccountOutput.line(line) }
         }
     }
@@ -92,7 +92,7 @@ extension MeasurementsCommand {
                 let directory = output ?? "sonde-measurements"
                 let files = try await services.measurements.exportAll(
                     format: format ?? .csv, parquet: parquet.writerOptions(format: format ?? .csv, settings: nil),
-                    directory: directory)
+                    for: services.session.requireAccount(), directory: directory)
                 AccountOutput.line(
                     "Exported \(files.count - 1) measurements to \(directory)/ (index: \(directory)/measurements.json)"
                 )
@@ -106,7 +106,8 @@ extension MeasurementsCommand {
                 try output.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)
             try await services.measurements.export(
-                id: id, format: outputFormat, parquet: parquetOptions, to: destination)
+                id: id, format: outputFormat, parquet: parquetOptions, for: services.session.requireAccount(),
+                to: destination)
         }
     }
 
@@ -123,7 +124,7 @@ extension MeasurementsCommand {
 
         func run(with services: Services) async throws {
             let id = try MeasurementIDText.require(measurement.id)
-            try await services.measurements.delete(id: id)
+            try await services.measurements.delete(id: id, for: services.session.requireAccount())
             AccountOutput.line("Deleted measurement \(id).")
         }
     }

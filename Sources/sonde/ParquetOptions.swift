@@ -52,7 +52,14 @@ struct ParquetOptions: ParsableArguments {
                 )
             }
         }
-        return ParquetWriterOptions(
+        return Self.writerOptions(compression: compression, rowGroupRows: rowGroupRows, settings: settings)
+    }
+
+    /// The writer options of these values, or the defaults (`sonde serve`'s downloads).
+    static func writerOptions(
+        compression: ParquetCompression? = nil, rowGroupRows: Int? = nil, settings: String? = nil
+    ) -> ParquetWriterOptions {
+        ParquetWriterOptions(
             compression: compression ?? .zstd,
             rowGroupRows: rowGroupRows ?? ParquetWriterOptions.defaultRowGroupRows,
             keyValueMetadata: [("sonde.version", Self.version)] + (settings.map { [("sonde.settings", $0)] } ?? []),

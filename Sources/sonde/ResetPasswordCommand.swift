@@ -27,7 +27,7 @@ struct ResetPasswordCommand: ServiceCommand {
             fromStandardInput: passwordStdin, prompt: "New password (8 characters or more): ",
             confirmation: "Repeat new password: "
         )
-        let account = try await services.authentication.resetPassword(token: token, newPassword: password)
+        let account = try await services.session.resetPassword(token: token, newPassword: password)
         AccountOutput.line("Password changed for \(account.email); its other sessions are logged out.")
     }
 }

@@ -6,6 +6,11 @@ struct ServeAddress: ExpressibleByArgument {
     var host: String
     var port: Int
 
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
     init?(argument: String) {
         var host = "127.0.0.1"
         var portText = Substring(argument)

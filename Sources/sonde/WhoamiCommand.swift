@@ -11,7 +11,7 @@ struct WhoamiCommand: ServiceCommand {
     )
 
     func run(with services: Services) async throws {
-        let account = try await services.authentication.requireAccount()
+        let account = try await services.session.requireAccount()
         AccountOutput.line(account.email)
     }
 }

@@ -25,6 +25,7 @@ struct SaveLoop {
                     line("mid-save")
                     Thread.sleep(forTimeInterval: 120)
                 })
+            let owner = try await services.session.requireAccount()
             for index in 0..<options.count {
                 let records = Self.records(
                     batches: options.batches, framesPerBatch: options.framesPerBatch, seed: index)
@@ -33,7 +34,7 @@ struct SaveLoop {
                     comment: "\(options.comment) \(index)",
                     channelNames: channels, columns: columns
                 )
-                let saved = try await services.measurements.save(capture, records: records)
+                let saved = try await services.measurements.save(capture, records: records, for: owner)
                 line("saved \(saved.id)")
             }
         } catch {

@@ -147,34 +147,31 @@ final class ManualClock: Sendable {
     func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
 }
 
-/// One service with fakes behind it; a cheap scrypt cost (2^10) keeps the suite fast.
+/// One service with fakes behind it, and a client keeping one session (as the CLI does); a
+/// cheap scrypt cost (2^10) keeps the suite fast.
 struct AccountHarness {
     let store = InMemoryUserSessionStore()
     let credentials = InMemoryCredentials()
     let mailer = RecordingMailer()
     let clock = ManualClock()
     let service: LocalAuthenticationService
+    let client: SessionFileClient
 
     init(parameters: ScryptParameters = ScryptParameters(logN: 10)) {
         let clock = self.clock
         service = LocalAuthenticationService(
-            store: store, credentials: credentials, mailer: mailer, hasher: PasswordHasher(parameters: parameters),
-            source: Self.source, now: { clock.now }
+            store: store, mailer: mailer, hasher: PasswordHasher(parameters: parameters), now: { clock.now }
         )
+        client = SessionFileClient(service: service, credentials: credentials, client: Self.source)
     }
 
-    /// The login source of `service`.
+    /// The login source of `client`.
     static let source = "uid 1000@laptop"
 
     /// Another client (its own token) of the same accounts, from `source`.
-    func secondClient(source: String = AccountHarness.source) -> (LocalAuthenticationService, InMemoryCredentials) {
+    func secondClient(source: String = AccountHarness.source) -> (SessionFileClient, InMemoryCredentials) {
         let credentials = InMemoryCredentials()
-        let clock = self.clock
-        let service = LocalAuthenticationService(
-            store: store, credentials: credentials, mailer: mailer,
-            hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)), source: source, now: { clock.now }
-        )
-        return (service, credentials)
+        return (SessionFileClient(service: service, credentials: credentials, client: source), credentials)
     }
 }
 

@@ -4,9 +4,9 @@ import Testing
 @Suite struct RegistrationTests {
     @Test func registerLogsTheNewUserIn() async throws {
         let harness = AccountHarness()
-        let account = try await harness.service.register(email: "  Ann@Example.COM ", password: "correct horse")
+        let account = try await harness.client.register(email: "  Ann@Example.COM ", password: "correct horse")
         #expect(account.email == "ann@example.com")
-        #expect(try await harness.service.currentAccount() == account)
+        #expect(try await harness.client.currentAccount() == account)
         #expect(try harness.credentials.load()?.count == 64)
     }
 
@@ -17,7 +17,7 @@ import Testing
     func malformedEmailsAreRefused(email: String) async {
         let harness = AccountHarness()
         let error = await accountError {
-            _ = try await harness.service.register(email: email, password: "correct horse")
+            _ = try await harness.client.register(email: email, password: "correct horse")
         }
         #expect(error?.code == .invalidEmail)
         #expect(error?.description.hasPrefix("Error: Invalid email address") == true)
@@ -31,22 +31,22 @@ import Testing
     @Test func shortPasswordsAreRefused() async {
         let harness = AccountHarness()
         let error = await accountError {
-            _ = try await harness.service.register(email: "ann@example.com", password: "1234567")
+            _ = try await harness.client.register(email: "ann@example.com", password: "1234567")
         }
         #expect(error?.code == .weakPassword)
         #expect(error?.description == "Error: Password too short: expected at least 8 characters")
         // Eight characters, counted as a person counts them (é is one).
         #expect(
             await accountError {
-                _ = try await harness.service.register(email: "ann@example.com", password: "éééééééé")
+                _ = try await harness.client.register(email: "ann@example.com", password: "éééééééé")
             } == nil)
     }
 
     @Test func duplicateEmailsAreRefused() async throws {
         let harness = AccountHarness()
-        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.register(email: "ann@example.com", password: "correct horse")
         let error = await accountError {
-            _ = try await harness.service.register(email: "ANN@example.com", password: "other password")
+            _ = try await harness.client.register(email: "ANN@example.com", password: "other password")
         }
         #expect(error?.code == .emailTaken)
     }
@@ -54,10 +54,10 @@ import Testing
     @Test func emptyFieldsAreRefused() async {
         let harness = AccountHarness()
         #expect(
-            await accountError { _ = try await harness.service.register(email: "", password: "correct horse") }
+            await accountError { _ = try await harness.client.register(email: "", password: "correct horse") }
                 == .missingFields)
         #expect(
-            await accountError { _ = try await harness.service.register(email: "ann@example.com", password: "") }
+            await accountError { _ = try await harness.client.register(email: "ann@example.com", password: "") }
                 == .missingFields)
     }
 }
@@ -65,35 +65,35 @@ import Testing
 @Suite struct LoginTests {
     private func registered() async throws -> AccountHarness {
         let harness = AccountHarness()
-        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
-        try await harness.service.logout()
+        _ = try await harness.client.register(email: "ann@example.com", password: "correct horse")
+        try await harness.client.logout()
         return harness
     }
 
     @Test func correctPasswordLogsIn() async throws {
         let harness = try await registered()
-        let account = try await harness.service.login(email: "Ann@example.com", password: "correct horse")
+        let account = try await harness.client.login(email: "Ann@example.com", password: "correct horse")
         #expect(account.email == "ann@example.com")
-        #expect(try await harness.service.currentAccount() == account)
+        #expect(try await harness.client.currentAccount() == account)
     }
 
     @Test func unknownEmailAndWrongPasswordGiveTheSameAnswer() async throws {
         let harness = try await registered()
         let unknown = await accountError {
-            _ = try await harness.service.login(email: "bob@example.com", password: "correct horse")
+            _ = try await harness.client.login(email: "bob@example.com", password: "correct horse")
         }
         let wrong = await accountError {
-            _ = try await harness.service.login(email: "ann@example.com", password: "wrong horse")
+            _ = try await harness.client.login(email: "ann@example.com", password: "wrong horse")
         }
         #expect(unknown?.description == "Error: Invalid credentials")
         #expect(wrong == unknown)
-        #expect(try await harness.service.currentAccount() == nil)
+        #expect(try await harness.client.currentAccount() == nil)
     }
 
     @Test func emptyFieldsSayPleaseFillAllFields() async throws {
         let harness = try await registered()
         for (email, password) in [("", "correct horse"), ("ann@example.com", ""), ("   ", "x"), ("", "")] {
-            let error = await accountError { _ = try await harness.service.login(email: email, password: password) }
+            let error = await accountError { _ = try await harness.client.login(email: email, password: password) }
             #expect(error?.description == "Please fill all fields")
         }
         // Not a failed login: no lock comes of it.
@@ -104,34 +104,34 @@ import Testing
         let harness = try await registered()
         for attempt in 1...4 {
             let error = await accountError {
-                _ = try await harness.service.login(email: "ann@example.com", password: "wrong \(attempt)")
+                _ = try await harness.client.login(email: "ann@example.com", password: "wrong \(attempt)")
             }
             #expect(error == .invalidCredentials)
         }
         let fifth = await accountError {
-            _ = try await harness.service.login(email: "ann@example.com", password: "wrong 5")
+            _ = try await harness.client.login(email: "ann@example.com", password: "wrong 5")
         }
         #expect(fifth?.code == .locked)
         #expect(fifth?.retryAfter == 30)
         #expect(fifth?.description == "Error: Too many failed logins (5): this account is locked; try again in 30 s")
         // The right password does not help while locked.
         let locked = await accountError {
-            _ = try await harness.service.login(email: "ann@example.com", password: "correct horse")
+            _ = try await harness.client.login(email: "ann@example.com", password: "correct horse")
         }
         #expect(locked?.code == .locked)
         harness.clock.advance(31)
         let sixth = await accountError {
-            _ = try await harness.service.login(email: "ann@example.com", password: "wrong 6")
+            _ = try await harness.client.login(email: "ann@example.com", password: "wrong 6")
         }
         #expect(sixth?.retryAfter == 60)
         harness.clock.advance(61)
         let seventh = await accountError {
-            _ = try await harness.service.login(email: "ann@example.com", password: "wrong 7")
+            _ = try await harness.client.login(email: "ann@example.com", password: "wrong 7")
         }
         #expect(seventh?.retryAfter == 120)
         #expect(seventh?.description.hasSuffix("try again in 2 min") == true)
         harness.clock.advance(121)
-        _ = try await harness.service.login(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.login(email: "ann@example.com", password: "correct horse")
         // Success starts the count afresh.
         #expect(try await harness.store.loginFailures(email: "ann@example.com", source: AccountHarness.source) == nil)
     }
@@ -142,7 +142,7 @@ import Testing
         for email in ["ann@example.com", "bob@example.com"] {
             for _ in 1...5 {
                 answers.append(
-                    await accountError { _ = try await harness.service.login(email: email, password: "wrong horse") })
+                    await accountError { _ = try await harness.client.login(email: email, password: "wrong horse") })
             }
         }
         #expect(Array(answers[0..<5]) == Array(answers[5..<10]))
@@ -158,59 +158,59 @@ import Testing
 
     @Test func aWeakerStoredHashIsUpgradedAtLogin() async throws {
         let weak = AccountHarness(parameters: ScryptParameters(logN: 8))
-        _ = try await weak.service.register(email: "ann@example.com", password: "correct horse")
+        _ = try await weak.client.register(email: "ann@example.com", password: "correct horse")
         #expect(weak.store.passwordHash(of: "ann@example.com")?.hasPrefix("$scrypt$ln=8,r=8,p=1$") == true)
         let clock = weak.clock
         let stronger = LocalAuthenticationService(
-            store: weak.store, credentials: weak.credentials, mailer: weak.mailer,
-            hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)), now: { clock.now }
+            store: weak.store, mailer: weak.mailer, hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)),
+            now: { clock.now }
         )
-        _ = try await stronger.login(email: "ann@example.com", password: "correct horse")
+        _ = try await stronger.login(email: "ann@example.com", password: "correct horse", client: AccountHarness.source)
         #expect(weak.store.passwordHash(of: "ann@example.com")?.hasPrefix("$scrypt$ln=10,r=8,p=1$") == true)
-        _ = try await stronger.login(email: "ann@example.com", password: "correct horse")
+        _ = try await stronger.login(email: "ann@example.com", password: "correct horse", client: AccountHarness.source)
     }
 }
 
 @Suite struct SessionTests {
     @Test func logoutRevokesTheSessionInTheStoreAndOnTheClient() async throws {
         let harness = AccountHarness()
-        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.register(email: "ann@example.com", password: "correct horse")
         let token = try #require(try harness.credentials.load())
         #expect(harness.store.sessionCount == 1)
-        try await harness.service.logout()
+        try await harness.client.logout()
         #expect(harness.store.sessionCount == 0)
         #expect(try harness.credentials.load() == nil)
         // A copy of the token kept elsewhere is worthless now.
         try harness.credentials.save(token)
-        #expect(try await harness.service.currentAccount() == nil)
-        #expect(await accountError { try await harness.service.logout() } == .notLoggedIn)
-        #expect(AccountError.notLoggedIn.description == "Not logged in — run sonde login")
+        #expect(try await harness.client.currentAccount() == nil)
+        #expect(await accountError { try await harness.client.logout() } == .notLoggedIn)
+        #expect(AccountError.notLoggedIn.description == "Not logged in", "the CLI adds its own hint")
     }
 
     @Test func sessionsExpireAfterThirtyDays() async throws {
         let harness = AccountHarness()
-        let account = try await harness.service.register(email: "ann@example.com", password: "correct horse")
+        let account = try await harness.client.register(email: "ann@example.com", password: "correct horse")
         harness.clock.advance(30 * 86_400 - 1)
-        #expect(try await harness.service.currentAccount() == account)
+        #expect(try await harness.client.currentAccount() == account)
         harness.clock.advance(2)
-        #expect(try await harness.service.currentAccount() == nil)
+        #expect(try await harness.client.currentAccount() == nil)
         #expect(try harness.credentials.load() == nil, "a dead token is removed from the client")
-        #expect(await accountError { _ = try await harness.service.requireAccount() } == .notLoggedIn)
+        #expect(await accountError { _ = try await harness.client.requireAccount() } == .notLoggedIn)
     }
 
     @Test func loggingInAgainReplacesTheOldSession() async throws {
         let harness = AccountHarness()
-        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
-        _ = try await harness.service.register(email: "bob@example.com", password: "correct horse")
+        _ = try await harness.client.register(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.register(email: "bob@example.com", password: "correct horse")
         #expect(harness.store.sessionCount == 1)
-        #expect(try await harness.service.currentAccount()?.email == "bob@example.com")
+        #expect(try await harness.client.currentAccount()?.email == "bob@example.com")
     }
 }
 
 @Suite struct PasswordResetTests {
     @Test func forgotPasswordAnswersTheSameForUnknownEmails() async throws {
         let harness = AccountHarness()
-        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.register(email: "ann@example.com", password: "correct horse")
         try await harness.service.requestPasswordReset(email: "nobody@example.com")
         #expect(harness.mailer.all.isEmpty)
         try await harness.service.requestPasswordReset(email: "ANN@example.com")
@@ -222,70 +222,70 @@ import Testing
 
     @Test func aTokenWorksOnceAndEndsTheOtherSessions() async throws {
         let harness = AccountHarness()
-        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.register(email: "ann@example.com", password: "correct horse")
         let (laptop, laptopCredentials) = harness.secondClient()
         _ = try await laptop.login(email: "ann@example.com", password: "correct horse")
         try await harness.service.requestPasswordReset(email: "ann@example.com")
         let token = try #require(harness.mailer.all.first?.token)
 
-        let account = try await harness.service.resetPassword(token: token, newPassword: "battery staple")
+        let account = try await harness.client.resetPassword(token: token, newPassword: "battery staple")
         #expect(account.email == "ann@example.com")
         #expect(try await laptop.currentAccount() == nil, "the other session ended")
         #expect(try laptopCredentials.load() == nil)
-        #expect(try await harness.service.currentAccount() == account, "this client's own session stays")
+        #expect(try await harness.client.currentAccount() == account, "this client's own session stays")
         #expect(
             await accountError { _ = try await laptop.login(email: "ann@example.com", password: "correct horse") }
                 == .invalidCredentials)
         _ = try await laptop.login(email: "ann@example.com", password: "battery staple")
 
         let again = await accountError {
-            _ = try await harness.service.resetPassword(token: token, newPassword: "third password")
+            _ = try await harness.client.resetPassword(token: token, newPassword: "third password")
         }
         #expect(again == .invalidResetToken)
     }
 
     @Test func tokensExpireAfterFifteenMinutes() async throws {
         let harness = AccountHarness()
-        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.register(email: "ann@example.com", password: "correct horse")
         try await harness.service.requestPasswordReset(email: "ann@example.com")
         let token = try #require(harness.mailer.all.first?.token)
         harness.clock.advance(15 * 60 + 1)
         #expect(
             await accountError {
-                _ = try await harness.service.resetPassword(token: token, newPassword: "battery staple")
+                _ = try await harness.client.resetPassword(token: token, newPassword: "battery staple")
             } == .invalidResetToken)
     }
 
     @Test func resetChecksTheTokenAndTheNewPassword() async throws {
         let harness = AccountHarness()
-        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.register(email: "ann@example.com", password: "correct horse")
         try await harness.service.requestPasswordReset(email: "ann@example.com")
         let token = try #require(harness.mailer.all.first?.token)
         #expect(
             await accountError {
-                _ = try await harness.service.resetPassword(token: "abc", newPassword: "battery staple")
+                _ = try await harness.client.resetPassword(token: "abc", newPassword: "battery staple")
             } == .invalidResetToken)
         #expect(
-            await accountError { _ = try await harness.service.resetPassword(token: token, newPassword: "short") }?.code
+            await accountError { _ = try await harness.client.resetPassword(token: token, newPassword: "short") }?.code
                 == .weakPassword)
         #expect(
-            await accountError { _ = try await harness.service.resetPassword(token: "", newPassword: "battery staple") }
+            await accountError { _ = try await harness.client.resetPassword(token: "", newPassword: "battery staple") }
                 == .missingFields)
         // Failed attempts did not use the token up.
-        _ = try await harness.service.resetPassword(token: token, newPassword: "battery staple")
+        _ = try await harness.client.resetPassword(token: token, newPassword: "battery staple")
     }
 
     @Test func aResetClearsALock() async throws {
         let harness = AccountHarness()
-        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.register(email: "ann@example.com", password: "correct horse")
         for _ in 1...5 {
             _ = await accountError {
-                _ = try await harness.service.login(email: "ann@example.com", password: "wrong horse")
+                _ = try await harness.client.login(email: "ann@example.com", password: "wrong horse")
             }
         }
         try await harness.service.requestPasswordReset(email: "ann@example.com")
         let token = try #require(harness.mailer.all.first?.token)
-        _ = try await harness.service.resetPassword(token: token, newPassword: "battery staple")
-        _ = try await harness.service.login(email: "ann@example.com", password: "battery staple")
+        _ = try await harness.client.resetPassword(token: token, newPassword: "battery staple")
+        _ = try await harness.client.login(email: "ann@example.com", password: "battery staple")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SondeAccounts
+import Synchronization
 import Testing
 
 @Suite struct PasswordHasherTests {
@@ -82,9 +83,8 @@ import Testing
         print("scrypt ln=17,r=8,p=1 verification: \(elapsed)")
     }
 
-    /// Many hashes requested at once all complete (one after another on the hashing queue,
-    /// which keeps them off the cooperative pool and bounds their memory), each with its
-    /// own salt.
+    /// Many hashes requested at once all complete (at most a core's count at once, off the
+    /// cooperative pool), each with its own salt.
     @Test func concurrentHashesAllComplete() async throws {
         let hasher = PasswordHasher(parameters: ScryptParameters(logN: 12))
         let hashes = try await withThrowingTaskGroup(of: String.self) { group in
@@ -95,5 +95,118 @@ import Testing
         }
         #expect(Set(hashes).count == hashes.count)
         for hash in hashes.prefix(2) { #expect(try await hasher.verify("correct horse", against: hash)) }
+    }
+}
+
+/// Issue 29: at most `maxConcurrentHashes` scrypt runs at once (128 MiB each), the rest
+/// wait in turn or, past a wait limit, fail with `busy`.
+@Suite struct BoundedHashingTests {
+    /// Counts scrypt runs in progress and the most seen at once.
+    final class Concurrency: Sendable {
+        let running = Atomic<Int>(0)
+        let highWater = Atomic<Int>(0)
+        let started = Atomic<Int>(0)
+
+        func observe(_ start: Bool) {
+            if start {
+                let now = running.add(1, ordering: .sequentiallyConsistent).newValue
+                highWater.max(now, ordering: .sequentiallyConsistent)
+                started.add(1, ordering: .sequentiallyConsistent)
+            } else {
+                running.subtract(1, ordering: .sequentiallyConsistent)
+            }
+        }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func moreHashesThanSlotsNeverRunMoreThanTheSlotsAtOnce(slots: Int) async throws {
+        let concurrency = Concurrency()
+        var hasher = PasswordHasher(parameters: ScryptParameters(logN: 13), maxConcurrentHashes: slots)
+        hasher.hashingProbe = { concurrency.observe($0) }
+        let requests = slots + 5
+        let hashes = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<requests {
+                let hasher = hasher
+                group.addTask { try await hasher.hash("password \(index)") }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(hashes.count == requests)
+        #expect(Set(hashes).count == requests)
+        #expect(concurrency.started.load(ordering: .sequentiallyConsistent) == requests)
+        let highWater = concurrency.highWater.load(ordering: .sequentiallyConsistent)
+        #expect(highWater <= slots, "\(highWater) hashes ran at once with \(slots) slots")
+        #expect(highWater >= 1)
+        #expect(concurrency.running.load(ordering: .sequentiallyConsistent) == 0)
+    }
+
+    @Test func theDefaultIsTheCoreCount() {
+        #expect(PasswordHasher().maxConcurrentHashes == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(PasswordHasher(maxConcurrentHashes: 0).maxConcurrentHashes == 1)
+    }
+
+    /// A hasher with one slot whose first scrypt run holds it until `release()` (30 s at
+    /// most), so the next callers surely find it taken.
+    final class HeldSlot: Sendable {
+        let holding = Atomic<Bool>(false)
+        let released = DispatchSemaphore(value: 0)
+
+        func hasher(waitLimit: Duration) -> PasswordHasher {
+            var hasher = PasswordHasher(
+                parameters: ScryptParameters(logN: 10), maxConcurrentHashes: 1, waitLimit: waitLimit)
+            hasher.hashingProbe = { [self] start in
+                if start, !holding.exchange(true, ordering: .sequentiallyConsistent) {
+                    _ = released.wait(timeout: .now() + 30)
+                }
+            }
+            return hasher
+        }
+
+        func waitUntilHeld() async throws {
+            while !holding.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(5)) }
+        }
+
+        func release() { released.signal() }
+    }
+
+    /// One slot, held by a hash that started first: a caller with a 50 ms wait limit is
+    /// told to come back, with a time, long before the slot frees; then the slot serves again.
+    @Test func pastTheWaitLimitACallerIsToldBusy() async throws {
+        let slot = HeldSlot()
+        let hasher = slot.hasher(waitLimit: .milliseconds(50))
+        let first = Task { try await hasher.hash("first") }
+        try await slot.waitUntilHeld()
+        let clock = ContinuousClock()
+        var error: AccountError?
+        let waited = await clock.measure { error = await accountError { _ = try await hasher.hash("second") } }
+        slot.release()
+        #expect(error?.code == .busy)
+        #expect((error?.retryAfter ?? 0) >= 1)
+        #expect(error?.description.hasPrefix("Error: Too many logins at once; try again in ") == true)
+        #expect(waited < .seconds(20), "gave up after its wait limit, not when the slot freed: \(waited)")
+        let hash = try await first.value
+        #expect(try await hasher.verify("first", against: hash), "the slot is free again")
+    }
+
+    @Test func aLoginBeyondCapacityIsBusyNotInvalid() async throws {
+        let harness = AccountHarness()
+        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse", client: "web")
+        let slot = HeldSlot()
+        let clock = harness.clock
+        let service = LocalAuthenticationService(
+            store: harness.store, mailer: harness.mailer, hasher: slot.hasher(waitLimit: .milliseconds(50)),
+            now: { clock.now })
+        let first = Task {
+            try await service.login(email: "ann@example.com", password: "correct horse", client: "web 1")
+        }
+        try await slot.waitUntilHeld()
+        let second = await accountError {
+            _ = try await service.login(email: "ann@example.com", password: "correct horse", client: "web 2")
+        }
+        slot.release()
+        #expect(second?.code == .busy)
+        #expect(
+            try await harness.store.loginFailures(email: "ann@example.com", source: "web 2") == nil, "not a failure")
+        #expect(try await first.value.account.email == "ann@example.com")
     }
 }

@@ -9,13 +9,13 @@ import Testing
         try await harness.service.signUp(email: " Ann@Example.com ", password: "correct horse")
         // The same call for the same address returns the same way, and changes nothing.
         try await harness.service.signUp(email: "ann@example.com", password: "another password")
-        #expect(try await harness.service.currentAccount() == nil, "signing up starts no session")
+        #expect(try await harness.client.currentAccount() == nil, "signing up starts no session")
         let notices = harness.mailer.allNotices
         #expect(notices.map { $0.0 } == [.welcome, .alreadyRegistered])
         #expect(notices.map { $0.1 } == ["ann@example.com", "ann@example.com"])
-        _ = try await harness.service.login(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.login(email: "ann@example.com", password: "correct horse")
         let second = await accountError {
-            _ = try await harness.service.login(email: "ann@example.com", password: "another password")
+            _ = try await harness.client.login(email: "ann@example.com", password: "another password")
         }
         #expect(second == .invalidCredentials, "the known address kept its password")
     }
@@ -30,7 +30,7 @@ import Testing
 
     @Test func failuresFromAnotherSourceDoNotLockTheOwnerOut() async throws {
         let harness = AccountHarness()
-        _ = try await harness.service.register(email: "ann@example.com", password: "correct horse")
+        _ = try await harness.client.register(email: "ann@example.com", password: "correct horse")
         let (intruder, _) = harness.secondClient(source: "uid 4242@elsewhere")
         for attempt in 1...6 {
             _ = await accountError {
@@ -42,12 +42,12 @@ import Testing
         }
         #expect(locked?.code == .locked, "the guessing source is locked, even with the right password")
         // The owner, from their own source, gets in at once.
-        let account = try await harness.service.login(email: "ann@example.com", password: "correct horse")
+        let account = try await harness.client.login(email: "ann@example.com", password: "correct horse")
         #expect(account.email == "ann@example.com")
         // A reset by the owner ends every source's lock.
         try await harness.service.requestPasswordReset(email: "ann@example.com")
         let token = try #require(harness.mailer.all.last?.token)
-        _ = try await harness.service.resetPassword(token: token, newPassword: "battery staple")
+        _ = try await harness.client.resetPassword(token: token, newPassword: "battery staple")
         _ = try await intruder.login(email: "ann@example.com", password: "battery staple")
     }
 }

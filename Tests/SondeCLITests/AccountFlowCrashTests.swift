@@ -53,8 +53,8 @@ import _SondeTestSupport
     ) async throws
         -> [SavedMeasurement]
     {
-        let (_, service) = try user.services()
-        let saved = try await service.list()
+        let (session, service) = try user.services()
+        let saved = try await service.list(for: session.requireAccount())
         let database = try SQLiteDatabase(path: user.home.path + "/sonde.sqlite")
         #expect(try database.isConsistent())
         let store = SQLiteMeasurementStore(database: database)

@@ -36,18 +36,17 @@ struct AccountUser {
 
     /// The services over the same database and session file, in this process: how tests
     /// put saved measurements in before `sonde measure` exists.
-    func services() throws -> (any AuthenticationService, any MeasurementService) {
+    func services() throws -> (SessionFileClient, any MeasurementService) {
         let homeDirs = try SondeHome(environment: environment)
         let database = try SQLiteDatabase(path: homeDirs.databasePath)
         let authentication = LocalAuthenticationService(
-            store: SQLiteUserSessionStore(database: database), credentials: SessionFile(path: homeDirs.sessionFilePath),
+            store: SQLiteUserSessionStore(database: database),
             mailer: OutboxMailer(directory: homeDirs.outboxDirectory),
             hasher: PasswordHasher(parameters: ScryptParameters(logN: 10))
         )
-        return (
-            authentication,
-            LocalMeasurementService(store: SQLiteMeasurementStore(database: database), authentication: authentication)
-        )
+        let session = SessionFileClient(
+            service: authentication, credentials: SessionFile(path: homeDirs.sessionFilePath))
+        return (session, LocalMeasurementService(store: SQLiteMeasurementStore(database: database)))
     }
 
     /// Every byte of the database files.

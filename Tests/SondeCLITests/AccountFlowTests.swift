@@ -135,21 +135,22 @@ import _SondeTestSupport
         )
         #expect(processed.status == 0, "\(processed.stderr)")
         let (records, columns) = try batch(fromProcessCSV: processed.stdout, channels: 2, sampleRate: 25_600)
-        let (_, measurements) = try ann.services()
+        let (session, measurements) = try ann.services()
+        let owner = try await session.requireAccount()
         let bearing = try await measurements.save(
             MeasurementCapture(
                 deviceID: "sim-bearing-01", settings: #"{"window":1024,"hop":512,"bands":["0-1000"]}"#,
                 comment: "bearing, outer race", channelNames: records.channelNames, columns: columns,
                 recordedAt: 1_800_000_000
             ),
-            records: [records]
+            records: [records], for: owner
         )
         let short = try await measurements.save(
             MeasurementCapture(
                 deviceID: "sim-bearing-01", settings: "{}", comment: "too short", channelNames: records.channelNames,
                 columns: columns, recordedAt: 1_800_000_600
             ),
-            records: []
+            records: [], for: owner
         )
 
         let list = try ann.run(["measurements", "list"])

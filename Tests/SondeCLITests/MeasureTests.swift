@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import _SondeTestSupport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `sonde measure`: the app's new-measurement screen, end to end through the binary.
 @Suite struct MeasureTests {
     @Test func measureNeedsAUserAndADeviceThenSavesEveryWindow() throws {
@@ -30,5 +34,39 @@ import _SondeTestSupport
         // The default device runs at 25.6 kHz: 1 s holds (25600 - 1024) / 512 + 1 = 49 frames, 2 channels.
         #expect(table.rows.count == 98)
         #expect(table.rows.first?[0].hasSuffix("Z") == true, "live records carry wall-clock time")
+    }
+
+    /// Ctrl-C (or SIGTERM) ends a long capture early and saves what it has: the CLI's
+    /// signal wiring around SondeCapture's LiveCapture. SIGINT exits 0 after saving, SIGTERM 143.
+    @Test(arguments: [(SIGINT, Int32(0)), (SIGTERM, Int32(143))])
+    func aSignalEndsTheCaptureAndSavesWhatItHas(signal: Int32, status: Int32) throws {
+        let user = try AccountUser()
+        for result in try user.registerAndLogIn("ops@example.com") { #expect(result.status == 0, "\(result.stderr)") }
+        #expect(try user.run(["device", "pair", "--seed", "4"]).status == 0)
+        let process = Process()
+        process.executableURL = SondeBinary.url
+        process.arguments = ["measure", "--duration", "60s", "--comment", "cut short", "--features", "rms"]
+        process.currentDirectoryURL = user.home
+        process.environment = ProcessInfo.processInfo.environment.merging(user.environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 2.0)
+        #expect(process.isRunning, "a 60 s capture still runs")
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!process.isRunning, "sonde measure did not stop after the signal")
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.hasPrefix("Saved measurement 1 ("), "\(text)")
+        let exported = try user.run(["measurements", "export", "1", "--format", "csv"])
+        let rows = RecordTable(csv: exported.stdout).rows.count
+        // At least a second of windows (2 channels, 50 a second), far fewer than 60 s would give.
+        #expect(rows >= 2 * 40 && rows < 2 * 2_000, "\(rows) records")
+        #expect(try user.run(["measurements", "list"]).stdout.contains("cut short"))
     }
 }

@@ -39,7 +39,7 @@ import Testing
         let password = "plaintext-password-7731"
         _ = try await ann.authentication.register(email: "ann@example.com", password: password)
         let sessionToken = try #require(try ann.sessionFile.load())
-        try await ann.authentication.requestPasswordReset(email: "ann@example.com")
+        try await ann.authentication.service.requestPasswordReset(email: "ann@example.com")
         let outbox = try FileManager.default.contentsOfDirectory(atPath: harness.directory + "/outbox")
         let message = try String(
             contentsOfFile: harness.directory + "/outbox/" + #require(outbox.first), encoding: .utf8)
@@ -84,7 +84,7 @@ import Testing
         #expect(try await phone.authentication.currentAccount() == ann)
         #expect(try await laptop.authentication.currentAccount() == ann)
 
-        try await laptop.authentication.requestPasswordReset(email: "ann@example.com")
+        try await laptop.authentication.service.requestPasswordReset(email: "ann@example.com")
         let outbox = try FileManager.default.contentsOfDirectory(atPath: harness.directory + "/outbox")
         let message = try String(
             contentsOfFile: harness.directory + "/outbox/" + #require(outbox.first), encoding: .utf8)

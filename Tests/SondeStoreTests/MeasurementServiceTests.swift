@@ -97,20 +97,21 @@ import Testing
         let annsOwn = try await ann.measurements.save(sampleCapture(), records: sampleBatches(frames: 10))
         let missing = MeasurementID(annsOwn.id.rawValue + 1000)
         for id in [annsOwn.id, missing] {
-            // The same answer for someone else's measurement and for none at all.
-            let expected = "no measurement \(id) in your account; see sonde measurements list"
-            await #expect { _ = try await bob.measurements.show(id: id) } throws: {
-                ($0 as? SondeError)?.message == expected
+            // The same answer for someone else's measurement and for none at all; the
+            // library names no command (the CLI adds "; see sonde measurements list").
+            let expected = "no measurement \(id) in your account"
+            func isNotFound(_ error: any Error) -> Bool {
+                (error as? SondeError)?.code == .notFound && (error as? SondeError)?.message == expected
             }
-            await #expect { try await bob.measurements.delete(id: id) } throws: {
-                ($0 as? SondeError)?.message == expected
+            await #expect { _ = try await bob.measurements.show(id: id) } throws: { isNotFound($0) }
+            await #expect { try await bob.measurements.delete(id: id) } throws: { isNotFound($0) }
+            await #expect { _ = try await bob.measurements.service.records(id: id, for: bob.account()) } throws: {
+                isNotFound($0)
             }
             let path = harness.directory + "/stolen.csv"
             await #expect {
                 try await bob.measurements.export(id: id, format: .csv, to: OutputFile(atomicallyReplacing: path))
-            } throws: {
-                ($0 as? SondeError)?.message == expected
-            }
+            } throws: { isNotFound($0) }
             #expect(!FileManager.default.fileExists(atPath: path), "a refused export leaves no file")
         }
         let all = try await bob.measurements.exportAll(format: .csv, directory: harness.directory + "/bob-all")

@@ -1,6 +1,7 @@
 import Foundation
 import SondeAccounts
 import SondeCore
+import SondeIO
 import SondeMeasurements
 import SondeStore
 
@@ -17,23 +18,30 @@ struct StoreHarness {
     }
 
     struct Client {
-        let authentication: LocalAuthenticationService
-        let measurements: LocalMeasurementService
+        let authentication: SessionFileClient
+        /// The service, for whoever `authentication` holds the session of, as the CLI calls it.
+        let measurements: SignedInMeasurements
         let sessionFile: SessionFile
+
+        /// The account of the client's session.
+        func account() async throws -> Account {
+            try await authentication.requireAccount()
+        }
     }
 
     /// - Parameter name: names the client's session file.
     func client(_ name: String, now: @escaping @Sendable () -> Double = WallClock.now) -> Client {
         let sessionFile = SessionFile(path: "\(directory)/\(name)/session")
-        let authentication = LocalAuthenticationService(
-            store: SQLiteUserSessionStore(database: database), credentials: sessionFile,
-            mailer: OutboxMailer(directory: directory + "/outbox"),
+        let service = LocalAuthenticationService(
+            store: SQLiteUserSessionStore(database: database), mailer: OutboxMailer(directory: directory + "/outbox"),
             hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)), now: now
         )
-        let measurements = LocalMeasurementService(
-            store: SQLiteMeasurementStore(database: database), authentication: authentication, now: now
-        )
-        return Client(authentication: authentication, measurements: measurements, sessionFile: sessionFile)
+        let authentication = SessionFileClient(service: service, credentials: sessionFile)
+        let measurements = LocalMeasurementService(store: SQLiteMeasurementStore(database: database), now: now)
+        return Client(
+            authentication: authentication,
+            measurements: SignedInMeasurements(service: measurements, session: authentication),
+            sessionFile: sessionFile)
     }
 
     /// Every byte of the database, its WAL and shared-memory files.
@@ -43,6 +51,37 @@ struct StoreHarness {
             if let data = FileManager.default.contents(atPath: database.path + suffix) { bytes.append(data) }
         }
         return bytes
+    }
+}
+
+/// A `MeasurementService` called for the account of a held session, as every `sonde
+/// measurements` command calls it: `AccountError.notLoggedIn` without one.
+struct SignedInMeasurements {
+    let service: LocalMeasurementService
+    let session: SessionFileClient
+
+    func save(_ capture: MeasurementCapture, records: [RecordBatch]) async throws -> SavedMeasurement {
+        try await service.save(capture, records: records, for: session.requireAccount())
+    }
+
+    func list() async throws -> [SavedMeasurement] {
+        try await service.list(for: session.requireAccount())
+    }
+
+    func show(id: MeasurementID) async throws -> SavedMeasurement {
+        try await service.show(id: id, for: session.requireAccount())
+    }
+
+    func export(id: MeasurementID, format: OutputFormat, to output: OutputFile) async throws {
+        try await service.export(id: id, format: format, for: session.requireAccount(), to: output)
+    }
+
+    func exportAll(format: OutputFormat, directory: String) async throws -> [String] {
+        try await service.exportAll(format: format, for: session.requireAccount(), directory: directory)
+    }
+
+    func delete(id: MeasurementID) async throws {
+        try await service.delete(id: id, for: session.requireAccount())
     }
 }
 

@@ -6,10 +6,10 @@ import SondeCore
     import Darwin
 #endif
 
-/// Where records go: standard output, a device or FIFO, or a file that appears only when
+/// Where records go: standard output, a device or FIFO, a file that appears only when
 /// the run succeeds (`AtomicFile`: a failed, interrupted or killed run leaves no file
-/// behind and never replaces an existing one with a partial one). Bytes are buffered
-/// (1 MiB) and written with `write(2)`.
+/// behind and never replaces an existing one with a partial one), or a `ByteSink` (a
+/// download). Bytes are buffered (1 MiB) and written with `write(2)` or to the sink.
 public final class OutputFile {
     /// When buffered bytes reach the descriptor.
     public enum FlushPolicy: Sendable {
@@ -24,8 +24,10 @@ public final class OutputFile {
     private let displayName: String
     public let flushPolicy: FlushPolicy
     private let descriptor: Int32
-    /// The file `commit()` names: nil for standard output and devices.
+    /// The file `commit()` names: nil for standard output, devices and sinks.
     private let atomicFile: AtomicFile?
+    /// Takes the flushed bytes instead of `descriptor` (which is then -1).
+    private let sink: (any ByteSink)?
     private var buffer: [UInt8] = []
     private var finished = false
     /// Whether `commit()` waits for the data to reach the disk (`fsync`).
@@ -43,6 +45,7 @@ public final class OutputFile {
         path = nil
         displayName = "standard output"
         atomicFile = nil
+        sink = nil
         descriptor = 1
         self.flushPolicy = flushPolicy
         buffer.reserveCapacity(Self.capacity)
@@ -53,6 +56,7 @@ public final class OutputFile {
         path = nil
         displayName = "/dev/null"
         atomicFile = nil
+        sink = nil
         flushPolicy = .whenFull
         do {
             descriptor = try SystemCall.open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -77,6 +81,7 @@ public final class OutputFile {
         self.flushPolicy = flushPolicy
         syncsOnCommit = syncOnCommit
         displayName = path
+        sink = nil
         buffer.reserveCapacity(Self.capacity)
         var status = stat()
         let exists = stat(path, &status) == 0
@@ -99,6 +104,18 @@ public final class OutputFile {
         let file = try AtomicFile(replacing: path, mode: .asExistingOrDefault, followingLinks: true)
         atomicFile = file
         descriptor = file.descriptor
+    }
+
+    /// Hands each flushed chunk to `sink`; `commit()` finishes it, `abandon()` abandons it.
+    /// - Parameter name: what error messages call the destination.
+    public init(sink: any ByteSink, name: String = "the download", flushPolicy: FlushPolicy = .whenFull) {
+        path = nil
+        displayName = name
+        atomicFile = nil
+        self.sink = sink
+        descriptor = -1
+        self.flushPolicy = flushPolicy
+        buffer.reserveCapacity(Self.capacity)
     }
 
     deinit {
@@ -125,6 +142,17 @@ public final class OutputFile {
     /// Writes everything buffered to the descriptor.
     /// - Throws: `SondeError(.outputClosed)` when the reader of a pipe has gone (EPIPE), `.io` otherwise.
     public func flush() throws {
+        if let sink {
+            do {
+                if !buffer.isEmpty { try buffer.withUnsafeBytes { try sink.write($0) } }
+            } catch let error as SondeError {
+                throw error
+            } catch {
+                throw SondeError(.io, "cannot write \(displayName): \(error)", underlying: error)
+            }
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
         do {
             try buffer.withUnsafeBytes { bytes in
                 try SystemCall.writeAll(descriptor, bytes)
@@ -143,6 +171,7 @@ public final class OutputFile {
     public func commit() throws {
         try flush()
         finished = true
+        if let sink { return try sink.finish() }
         guard let atomicFile else {
             // A device or FIFO we opened: close it so a reader sees the end. Standard
             // output stays open for whatever the process writes next.
@@ -156,7 +185,9 @@ public final class OutputFile {
     public func abandon() {
         guard !finished else { return }
         finished = true
-        if let atomicFile {
+        if let sink {
+            sink.abandon()
+        } else if let atomicFile {
             atomicFile.abandon()
         } else if descriptor != 1 {
             close(descriptor)

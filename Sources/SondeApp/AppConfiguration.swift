@@ -1,0 +1,47 @@
+public import SondeIO
+
+/// How `sonde serve` runs the app: where it listens, how cookies are marked, and the few
+/// things the command line owns (the Parquet footer's version, the default device).
+public struct AppConfiguration: Sendable {
+    /// An address to listen on; 127.0.0.1 keeps the app on this machine.
+    public var host: String
+    /// 0 picks a free port (see `AppServer.url`).
+    public var port: Int
+    /// Marks the session cookie `Secure`: set it when a TLS reverse proxy serves the app
+    /// (the browser then never sends the cookie over plain HTTP).
+    public var secureCookies: Bool
+    /// The environment the services read (`SONDE_HOME`, `SONDE_SCRYPT_LOG_N`, ...).
+    public var environment: [String: String]
+    /// What `sonde measurements export` writes into a Parquet footer (`sonde.version`).
+    public var parquet: ParquetWriterOptions
+    /// `sonde.version` for the settings saved with a measurement.
+    public var version: String
+    /// The columns a measurement's report page draws over time (`sonde report`'s default).
+    public var reportTrends: [String]
+    /// Logins hashed at once (each scrypt hash takes 128 MiB).
+    public var concurrentLogins: Int
+    /// Seconds a login waits for a free hashing slot before it is answered 503 with Retry-After.
+    public var loginWaitSeconds: Double
+    /// Seconds a New measurement screen may go unwatched before its capture is discarded.
+    public var unwatchedCaptureSeconds: Double
+    /// The longest capture, in seconds: it stops recording then and waits to be saved.
+    public var longestCaptureSeconds: Double
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false, environment: [String: String],
+        parquet: ParquetWriterOptions, version: String, reportTrends: [String] = [], concurrentLogins: Int = 2,
+        loginWaitSeconds: Double = 2, unwatchedCaptureSeconds: Double = 10, longestCaptureSeconds: Double = 600
+    ) {
+        self.host = host
+        self.port = port
+        self.secureCookies = secureCookies
+        self.environment = environment
+        self.parquet = parquet
+        self.version = version
+        self.reportTrends = reportTrends
+        self.concurrentLogins = concurrentLogins
+        self.loginWaitSeconds = loginWaitSeconds
+        self.unwatchedCaptureSeconds = unwatchedCaptureSeconds
+        self.longestCaptureSeconds = longestCaptureSeconds
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Hummingbird
+import Logging
+import SondeAccounts
+import SondeCapture
+import SondeCore
+import SondeMeasurements
+import SondePipeline
+import SondeStore
+
+/// `sonde serve`: the app's screens over the same account, measurement and device services
+/// the commands use, for any number of users at once.
+public final class AppServer: Sendable {
+    /// Where the app is, with the port actually bound (useful with port 0).
+    public let url: String
+    private let serving: Task<Void, Never>
+    private let watching: Task<Void, Never>
+
+    private init(url: String, serving: Task<Void, Never>, watching: Task<Void, Never>) {
+        self.url = url
+        self.serving = serving
+        self.watching = watching
+    }
+
+    /// Opens the services (creating and migrating the database if needed) and listens.
+    /// - Throws: `SondeError` when the database cannot be opened or the address bound.
+    public static func start(_ configuration: AppConfiguration) async throws -> AppServer {
+        let environment = try makeEnvironment(configuration)
+        let router = AppRouter(environment: environment).make()
+        let (ready, readyContinuation) = AsyncStream<Result<Int, any Error>>.makeStream()
+        let application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                readyContinuation.yield(.success(channel.localAddress?.port ?? configuration.port))
+            },
+            // swift-log's default handler writes to stdout; the app's lines go to stderr.
+            logger: Logger(label: "sonde.app") { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = .warning
+                return handler
+            }
+        )
+        let serving = Task {
+            do {
+                try await application.run()
+            } catch {
+                readyContinuation.yield(.failure(error))
+            }
+            readyContinuation.finish()
+        }
+        var port: Int?
+        for await result in ready {
+            switch result {
+            case .success(let bound): port = bound
+            case .failure(let error):
+                throw SondeError(
+                    .invalidArgument,
+                    "--listen \(configuration.host):\(configuration.port): cannot listen there (\(error)); choose another port or address"
+                )
+            }
+            break
+        }
+        guard let port else {
+            throw SondeError(
+                .invalidArgument, "--listen \(configuration.host):\(configuration.port): the server stopped")
+        }
+        // The New measurement screen's trends, and a capture whose screen was left (no page
+        // asked for values) discarded, freeing the device.
+        let captures = environment.captures
+        let unwatched = configuration.unwatchedCaptureSeconds
+        let watching = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int(CaptureScreens.trendStep * 1000)))
+                await captures.tick(unwatchedSeconds: unwatched)
+            }
+        }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return AppServer(url: "http://\(host):\(port)/", serving: serving, watching: watching)
+    }
+
+    /// Waits until the server stops (it runs until the process ends).
+    public func wait() async {
+        await serving.value
+    }
+
+    public func stop() async {
+        watching.cancel()
+        serving.cancel()
+        await serving.value
+    }
+
+    static func makeEnvironment(_ configuration: AppConfiguration) throws -> AppEnvironment {
+        let home = try SondeHome(environment: configuration.environment)
+        let database = try SQLiteDatabase(path: home.databasePath)
+        // One hasher for the process: at most `concurrentLogins` scrypt hashes (128 MiB each)
+        // at once; a login that waits longer than `loginWaitSeconds` is answered 503.
+        let hasher = PasswordHasher(
+            parameters: try ScryptParameters.fromEnvironment(configuration.environment),
+            maxConcurrentHashes: configuration.concurrentLogins,
+            waitLimit: .milliseconds(Int(configuration.loginWaitSeconds * 1000)))
+        let accounts = WebAccounts(
+            service: LocalAuthenticationService(
+                store: SQLiteUserSessionStore(database: database),
+                mailer: OutboxMailer(directory: home.outboxDirectory), hasher: hasher))
+        let measurements = WebMeasurements(
+            service: LocalMeasurementService(store: SQLiteMeasurementStore(database: database)),
+            parquet: configuration.parquet, reportTrends: configuration.reportTrends,
+            madeBy: "sonde \(configuration.version)")
+        // Pairing belongs to the machine: the pairing file `sonde device pair` writes.
+        let instrument = Instrument(
+            connection: FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory)))
+        let captures = CaptureScreens(
+            instrument: instrument, options: CaptureOptions(jobs: 2, version: configuration.version),
+            longestSeconds: configuration.longestCaptureSeconds)
+        return AppEnvironment(
+            accounts: accounts, measurements: measurements, captures: captures, configuration: configuration)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import SondeCore
+
+/// How the screens write times and values: UTC times a person reads at a glance, values
+/// to four significant digits (the saved data keeps every digit; export has them).
+enum DisplayFormat {
+    /// `2026-11-26 15:04:05 UTC`.
+    static func time(_ seconds: Double) -> String {
+        let text = UTCTimestamp.rfc3339(epochSeconds: seconds)
+        let date = text.prefix(10)
+        let clock = text.dropFirst(11).prefix(8)
+        return "\(date) \(clock) UTC"
+    }
+
+    static func value(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "–" }
+        let magnitude = abs(value)
+        if magnitude != 0 && (magnitude < 0.001 || magnitude >= 1e6) { return String(format: "%.3e", value) }
+        return Double(String(format: "%.4g", value))?.compactDescription ?? String(format: "%.4g", value)
+    }
+
+    /// `1:05`: minutes and seconds.
+    static func elapsed(_ seconds: Double) -> String {
+        let whole = max(0, Int(seconds))
+        return String(format: "%d:%02d", whole / 60, whole % 60)
+    }
+}

@@ -1,0 +1,45 @@
+/// The frame of every screen: the document head (this server's own stylesheet and script,
+/// nothing from another host), a top bar, and the screen's content in `<main>`.
+enum PageLayout {
+    /// - Parameters:
+    ///   - title: the screen's name, first in the window title.
+    ///   - topBar: what the top bar holds right of the app's name (Main's Settings button).
+    ///   - afterMain: what follows the content (Main's settings dialog).
+    static func page(title: String, topBar: HTML = "", content: HTML, afterMain: HTML = "") -> HTML {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title) · sonde</title>
+        <link rel="stylesheet" href="\(StaticAssets.stylesheetPath)">
+        <link rel="icon" href="\(StaticAssets.iconPath)" type="image/svg+xml">
+        <script src="\(StaticAssets.scriptPath)" defer></script>
+        </head>
+        <body>
+        <header class="topbar"><span class="brand">sonde</span>\(topBar)</header>
+        <main id="content">
+        \(content)
+        \(afterMain)
+        </main>
+        </body>
+        </html>
+        """
+    }
+
+    /// The hidden field every form carries (`CSRFMiddleware`).
+    static func csrfField(_ token: String) -> HTML {
+        "<input type=\"hidden\" name=\"_csrf\" value=\"\(token)\">"
+    }
+
+    /// A notice from the previous screen, if the address names one.
+    static func notice(_ notice: Notice?) -> HTML {
+        guard let notice else { return "" }
+        return "<p class=\"notice\" role=\"status\">\(notice.text)</p>"
+    }
+
+    /// The indicator a script shows while a form's request runs.
+    static let spinner: HTML =
+        "<span class=\"spinner\" role=\"progressbar\" aria-label=\"Loading\" hidden></span>"
+}

@@ -1,0 +1,28 @@
+/// The Forgot password screen's view model: idle, or an alert about the form.
+struct ForgotPasswordView: Sendable {
+    var alert: Alert?
+    var email: String
+    var csrf: String
+
+    var html: HTML {
+        PageLayout.page(
+            title: "Forgot password",
+            content: """
+                <div class="card narrow">
+                <h1>Forgot password</h1>
+                \(alert?.html)
+                <p>Enter your account's email: we send it a link to set a new password.</p>
+                <form method="post" action="\(AppRoute.forgotPassword.path)" data-async novalidate>
+                \(PageLayout.csrfField(csrf))
+                <label for="email">Email</label>
+                <input id="email" name="email" type="email" autocomplete="email" value="\(email)" data-required>
+                <div class="actions">
+                <button type="submit">Restore password</button>
+                \(PageLayout.spinner)
+                <a class="button secondary" href="\(AppRoute.login.path)">Log in</a>
+                </div>
+                </form>
+                </div>
+                """)
+    }
+}

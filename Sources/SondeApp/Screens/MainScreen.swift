@@ -1,0 +1,44 @@
+import Hummingbird
+import SondeAccounts
+import SondeCapture
+
+/// Main (`/`): the greeting, the device's state (pair it, start a measurement, or who is
+/// measuring), the user's measurements newest first; the Settings popup (Export, Logout).
+struct MainScreen: Sendable {
+    let environment: AppEnvironment
+
+    func add(to screens: Screens) {
+        screens.get(signedIn: AppRoute.main.path) { request, context, session in
+            let notice = request.uri.queryParameters.get("notice").flatMap(Notice.init(rawValue:))
+            return .page(try await view(session, csrf: context.csrfToken, notice: notice).html)
+        }
+        screens.post(signedIn: "/device/pair") { _, _, _ in
+            _ = try await environment.captures.instrument.pair(
+                profileText: Instrument.defaultProfile, profileSource: "default", seed: 1)
+            return .navigate(.main)
+        }
+        screens.post(signedIn: "/logout") { _, _, session in
+            try await environment.accounts.logout(token: session.token)
+            return .signOut(to: .login, notice: .loggedOut)
+        }
+        screens.get(signedIn: "/measurements/export.zip") { _, _, session in
+            .download(
+                bytes: try await environment.measurements.exportAll(for: session),
+                fileName: "sonde-measurements.zip", contentType: "application/zip")
+        }
+    }
+
+    func view(_ session: WebSession, csrf: String, notice: Notice?) async throws -> MainView {
+        let device: MainView.Device =
+            switch try environment.captures.instrument.status() {
+            case .notConnected: .notConnected
+            case .idle(let id): .connected(deviceID: id)
+            case .busy(let id, let user, let since):
+                user.id == session.account.id
+                    ? .measuring(deviceID: id) : .busy(deviceID: id, user: user.email, since: since)
+            }
+        let measurements = try await environment.measurements.list(for: session)
+        return MainView(
+            email: session.account.email, device: device, measurements: measurements, notice: notice, csrf: csrf)
+    }
+}

@@ -1,0 +1,116 @@
+import SondeMeasurements
+
+/// The Main screen's view model: the device's state is the one enum its template follows.
+struct MainView: Sendable {
+    enum Device: Sendable, Equatable {
+        case notConnected
+        case connected(deviceID: String)
+        /// Another user is measuring.
+        case busy(deviceID: String, user: String, since: Double)
+        /// This user is measuring (in another tab, say).
+        case measuring(deviceID: String)
+    }
+
+    var email: String
+    var device: Device
+    var measurements: [SavedMeasurement]
+    var notice: Notice?
+    var csrf: String
+
+    var html: HTML {
+        PageLayout.page(
+            title: "Main",
+            topBar: """
+                <button type="button" class="icon" aria-label="Settings" aria-haspopup="dialog" data-opens="settings">\
+                <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M19.4 13a7.6 7.6 0 0 0 0-2l2.1-1.6-2-3.5-2.5 1a7.4 7.4 0 0 0-1.7-1L15 3h-4l-.4 2.9a7.4 7.4 0 0 0-1.7 1l-2.5-1-2 3.5L6.6 11a7.6 7.6 0 0 0 0 2l-2.1 1.6 2 3.5 2.5-1a7.4 7.4 0 0 0 1.7 1L11 21h4l.4-2.9a7.4 7.4 0 0 0 1.7-1l2.5 1 2-3.5zM13 15.5A3.5 3.5 0 1 1 13 8.5a3.5 3.5 0 0 1 0 7z"/></svg>\
+                </button>
+                """,
+            content: """
+                <h1>Welcome, \(email)!</h1>
+                \(PageLayout.notice(notice))
+                <section class="card" aria-labelledby="device-title">
+                <h2 id="device-title">Device</h2>
+                \(deviceHTML)
+                </section>
+                <section aria-labelledby="list-title">
+                <h2 id="list-title">Your measurements</h2>
+                \(listHTML)
+                </section>
+                """,
+            afterMain: settingsDialog)
+    }
+
+    private var deviceHTML: HTML {
+        switch device {
+        case .notConnected:
+            return """
+                <div class="status">
+                <p class="status-text not-connected" id="device-status">Device not connected</p>
+                <form method="post" action="/device/pair" data-async>
+                \(PageLayout.csrfField(csrf))
+                <div class="actions"><button type="submit">Pair with device</button>\(PageLayout.spinner)</div>
+                </form>
+                </div>
+                """
+        case .connected(let id):
+            return """
+                <div class="status">
+                <p class="status-text connected" id="device-status">Device connected</p>
+                <form method="post" action="\(AppRoute.newMeasurement.path)" data-async>
+                \(PageLayout.csrfField(csrf))
+                <div class="actions"><button type="submit">Start new measurement</button>\(PageLayout.spinner)</div>
+                </form>
+                </div>
+                <p class="empty">Device \(id)</p>
+                """
+        case .busy(let id, let user, let since):
+            return """
+                <div class="status">
+                <p class="status-text busy" id="device-status">Device busy</p>
+                </div>
+                <p>\(user) is measuring with \(id) since \(DisplayFormat.time(since)).</p>
+                """
+        case .measuring(let id):
+            return """
+                <div class="status">
+                <p class="status-text connected" id="device-status">Device connected</p>
+                <a class="button" href="\(AppRoute.newMeasurement.path)">Back to your measurement</a>
+                </div>
+                <p class="empty">Your measurement with \(id) is recording.</p>
+                """
+        }
+    }
+
+    private var listHTML: HTML {
+        guard !measurements.isEmpty else {
+            return "<p class=\"empty\" id=\"no-measurements\">No measurements yet.</p>"
+        }
+        let items = measurements.map { measurement -> HTML in
+            let values = measurement.channelNames.map { channel -> String in
+                "\(channel): rms \(DisplayFormat.value(measurement.summary.mean("rms", channel: channel)))"
+            }.joined(separator: " · ")
+            let comment: HTML? =
+                measurement.comment.isEmpty ? nil : "<span class=\"comment\">\(measurement.comment)</span>"
+            return """
+                <li><a href="\(AppRoute.measurement(measurement.id).path)">\
+                <span class="when">\(DisplayFormat.time(measurement.recordedAt)) · measurement \(Int(measurement.id.rawValue))</span>\
+                <span class="values">\(values)</span>\(comment)</a></li>
+                """
+        }
+        return "<ul class=\"list\" id=\"measurements\">\(items)</ul>"
+    }
+
+    private var settingsDialog: HTML {
+        """
+        <dialog id="settings" aria-labelledby="settings-title">
+        <h2 id="settings-title">Settings</h2>
+        <p>Signed in as <span class="email">\(email)</span></p>
+        <div class="actions">
+        <form method="get" action="/measurements/export.zip"><button type="submit">Export</button></form>
+        <form method="post" action="/logout">\(PageLayout.csrfField(csrf))<button type="submit" class="secondary">Logout</button></form>
+        <button type="button" class="secondary" data-closes>Close</button>
+        </div>
+        </dialog>
+        """
+    }
+}

@@ -1,0 +1,62 @@
+import SondeMeasurements
+
+/// The Saved measurement screen's view model: one loaded measurement.
+struct MeasurementView: Sendable {
+    var measurement: SavedMeasurement
+    var notice: Notice?
+    var csrf: String
+
+    var html: HTML {
+        let id = Int(measurement.id.rawValue)
+        let summary = measurement.summary
+        let tables = summary.channels.map { channel -> HTML in
+            let rows = summary.columns.enumerated().map { column, name -> HTML in
+                let value = channel.means.indices.contains(column) ? channel.means[column] : nil
+                return "<tr><th scope=\"row\">\(name)</th><td class=\"number\">\(DisplayFormat.value(value))</td></tr>"
+            }
+            return """
+                <table><caption>\(channel.name)</caption>
+                <thead><tr><th scope="col">Feature</th><th scope="col">Mean</th></tr></thead>
+                <tbody>\(rows)</tbody></table>
+                """
+        }
+        let base = AppRoute.measurement(measurement.id).path
+        return PageLayout.page(
+            title: "Measurement \(id)",
+            content: """
+                <p><a href="\(AppRoute.main.path)">Back to Main</a></p>
+                <h1>Measurement \(id)</h1>
+                \(PageLayout.notice(notice))
+                <section class="card" aria-labelledby="details-title">
+                <h2 id="details-title">Details</h2>
+                <dl class="details">
+                <dt>Comment</dt><dd id="comment">\(measurement.comment.isEmpty ? "(none)" : measurement.comment)</dd>
+                <dt>Device</dt><dd>\(measurement.deviceID)</dd>
+                <dt>Recorded</dt><dd>\(DisplayFormat.time(measurement.recordedAt))</dd>
+                <dt>Windows</dt><dd>\(measurement.frameCount)</dd>
+                <dt>Channels</dt><dd>\(measurement.channelNames.joined(separator: ", "))</dd>
+                </dl>
+                </section>
+                <section aria-labelledby="export-title">
+                <h2 id="export-title">Export measurement</h2>
+                <div class="actions">
+                <a class="button" href="\(base)/export.csv" download>Export measurement (CSV)</a>
+                <a class="button secondary" href="\(base)/export.parquet" download>Export measurement (Parquet)</a>
+                <a class="button secondary" href="\(base)/report">Report page</a>
+                </div>
+                </section>
+                <section aria-labelledby="values-title">
+                <h2 id="values-title">Values per channel</h2>
+                <p class="empty">The mean of each feature over all \(measurement.frameCount) windows.</p>
+                <div class="tables">\(tables)</div>
+                </section>
+                <section aria-labelledby="delete-title">
+                <h2 id="delete-title">Delete</h2>
+                <form method="post" action="\(base)/delete">
+                \(PageLayout.csrfField(csrf))
+                <button type="submit" class="danger">Delete measurement</button>
+                </form>
+                </section>
+                """)
+    }
+}

@@ -1,0 +1,69 @@
+import SondeCapture
+
+/// The New measurement screen's view model: recording (values arriving), or waiting for
+/// the first window; the page's script fills the values in place after that.
+struct NewMeasurementView: Sendable {
+    let capture: LiveCapture
+    /// Indices into the capture's columns of the features drawn as trends.
+    let trendColumns: [Int]
+    let values: LiveValues
+    let csrf: String
+
+    var html: HTML {
+        let columns = capture.columns
+        let tables = values.channels.enumerated().map { channel, entry -> HTML in
+            let rows = columns.enumerated().map { column, name -> HTML in
+                let value = entry.values.indices.contains(column) ? entry.values[column] : nil
+                return """
+                    <tr><th scope="row">\(name)</th>\
+                    <td class="number" id="v-\(channel)-\(column)">\(DisplayFormat.value(value))</td></tr>
+                    """
+            }
+            return """
+                <table><caption>\(entry.name)</caption>
+                <thead><tr><th scope="col">Feature</th><th scope="col">Value</th></tr></thead>
+                <tbody>\(rows)</tbody></table>
+                """
+        }
+        var figures: [HTML] = []
+        for (slot, column) in trendColumns.enumerated() {
+            for (channel, name) in capture.channelNames.enumerated() {
+                let path = "\(AppRoute.newMeasurement.path)/trend/\(slot)/\(channel)"
+                figures.append(
+                    """
+                    <img src="\(path)" data-trend="\(path)" width="380" height="170" \
+                    alt="Trend of \(columns[column]) on \(name) since the start">
+                    """)
+            }
+        }
+        return PageLayout.page(
+            title: "New measurement",
+            content: """
+                <h1>New measurement</h1>
+                <section id="live" data-values="\(AppRoute.newMeasurement.path)/values" aria-labelledby="live-title">
+                <h2 id="live-title">Live values</h2>
+                <p>Recording on \(capture.device.id) for <span class="elapsed" id="elapsed">\(DisplayFormat.elapsed(values.elapsedSeconds))</span> \
+                (<span id="frames">\(values.frameCount)</span> windows).</p>
+                <div class="tables">\(tables)</div>
+                <h2>Trends</h2>
+                <div class="figures">\(figures)</div>
+                </section>
+                <section class="card" aria-labelledby="save-title">
+                <h2 id="save-title">Save</h2>
+                <form method="post" action="\(AppRoute.newMeasurement.path)/save" data-async>
+                \(PageLayout.csrfField(csrf))
+                <label for="comment">Comment</label>
+                <textarea id="comment" name="comment" maxlength="2000"></textarea>
+                <div class="actions">
+                <button type="submit">Save measurement</button>
+                \(PageLayout.spinner)
+                </div>
+                </form>
+                <form method="post" action="\(AppRoute.newMeasurement.path)/discard">
+                \(PageLayout.csrfField(csrf))
+                <div class="actions"><button type="submit" class="secondary">Discard</button></div>
+                </form>
+                </section>
+                """)
+    }
+}

@@ -1,0 +1,11 @@
+public import SondeAccounts
+
+/// What the lab's one device is doing, for every user's Main screen.
+public enum InstrumentStatus: Sendable, Equatable {
+    /// No device is paired.
+    case notConnected
+    /// Paired and free: a capture may start.
+    case idle(deviceID: String)
+    /// `user` has been capturing since `since` (seconds since 1970); others must wait.
+    case busy(deviceID: String, user: Account, since: Double)
+}

@@ -1,0 +1,186 @@
+public import SondeAccounts
+import SondeCore
+public import SondeMeasurements
+public import SondePipeline
+import Synchronization
+
+/// One capture from the paired device, as `sonde measure` and the New measurement screen
+/// run it: the device's samples at their own pace through the pipeline graph, every
+/// window's record kept for saving, the newest for a live screen.
+///
+/// It ends after its duration or at `requestStop()`; then it is saved (once) or discarded,
+/// which frees the instrument. Signals are the CLI's business: it calls `requestStop()`.
+public final class LiveCapture: Sendable {
+    /// Whose capture it is: only they may save it.
+    public let owner: Account
+    public let device: PairedDevice
+    /// When it started, seconds since 1970 (the records' wall clock starts here).
+    public let startedAt: Double
+    /// The value columns of every record.
+    public let columns: [String]
+    public let channelNames: [String]
+    private let settingsText: String
+    private let graph: PipelineGraph
+    private let run: Task<PipelineGraph.Summary, any Error>
+    private let started: ContinuousClock.Instant
+    private let box: Box
+    /// Tells the instrument it is free again; called once, at save or discard.
+    private let release: @Sendable () -> Void
+
+    private enum Disposition {
+        case open
+        case saving
+        case saved(SavedMeasurement)
+        case discarded
+    }
+
+    private struct State {
+        var batches: [RecordBatch] = []
+        /// Kept after a save or discard empties `batches`, for a screen's last look.
+        var newest: RecordBatch?
+        var frames = 0
+        var endedAt: ContinuousClock.Instant?
+        var disposition = Disposition.open
+    }
+
+    /// The state, in a reference the graph's task can share before `self` is whole.
+    private final class Box: Sendable {
+        let state = Mutex(State())
+    }
+
+    /// Starts the graph at once. `Instrument.startCapture` is the way in: it checks that
+    /// no other capture runs.
+    /// - Throws: `SondeError` for a damaged pairing or settings the device's rate cannot use.
+    init(
+        owner: Account, device: PairedDevice, settings: PipelineSettings, duration: Double?, options: CaptureOptions,
+        release: @escaping @Sendable () -> Void
+    ) throws {
+        let simulated = try device.makeDevice()
+        let rate = simulated.format.sampleRate
+        try settings.validate(sampleRate: rate)
+        let columns = try settings.valueColumns(sampleRate: rate)
+        let paced = LiveClockSource(base: simulated, policy: options.overrun, paced: options.paced)
+        let source: any SampleSource =
+            duration.map { LimitedSource(base: paced, frames: Self.frameCount(seconds: $0, rate: rate)) } ?? paced
+        let startedAt = WallClock.now()
+        self.owner = owner
+        self.device = device
+        self.startedAt = startedAt
+        self.columns = columns
+        self.channelNames = simulated.format.channelNames
+        self.settingsText = settings.json(rate: rate, version: options.version, extra: options.extraSettings).text
+        self.release = release
+        let graph = PipelineGraph(settings: settings, options: .live(jobs: options.jobs, sampleRate: rate))
+        self.graph = graph
+        let box = Box()
+        self.box = box
+        started = ContinuousClock.now
+        let input = PipelineGraph.Input(
+            name: device.id, source: source, clock: .wallClock(sampleRate: rate, epochOfFirstSample: startedAt))
+        run = Task {
+            defer { box.state.withLock { $0.endedAt = ContinuousClock.now } }
+            return try await graph.run(inputs: [input]) { batch in
+                box.state.withLock { state in
+                    state.batches.append(batch)
+                    if batch.frameCount > 0 { state.newest = batch }
+                    state.frames += batch.frameCount
+                }
+            }
+        }
+    }
+
+    /// The newest window's values per channel, how many windows so far, and for how long.
+    public func latest() -> LiveValues {
+        let (last, frames, endedAt) = box.state.withLock { ($0.newest, $0.frames, $0.endedAt) }
+        let elapsed = (endedAt ?? ContinuousClock.now) - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let channels = channelNames.enumerated().map { channel, name in
+            guard let last, last.frameCount > 0 else { return LiveValues.Channel(name: name, values: []) }
+            let base = ((last.frameCount - 1) * last.channelNames.count + channel) * last.columnCount
+            return LiveValues.Channel(name: name, values: Array(last.values[base..<(base + last.columnCount)]))
+        }
+        return LiveValues(columns: columns, channels: channels, frameCount: frames, elapsedSeconds: seconds)
+    }
+
+    /// Whether the graph still runs (before its duration ends or a stop).
+    public var isRunning: Bool { box.state.withLock { $0.endedAt == nil } }
+
+    /// Asks the graph to end: every window already complete is still recorded. Returns at
+    /// once (safe from a signal handler's queue); `finished()` waits for the end.
+    public func requestStop() {
+        graph.stop()
+    }
+
+    /// Waits for the capture to end by itself (its duration) or by `requestStop()`.
+    /// - Throws: the pipeline's first error (a device failure).
+    public func finished() async throws -> CapturedSeries {
+        let summary = try await run.value
+        let batches = box.state.withLock { $0.batches }
+        return CapturedSeries(
+            capture: MeasurementCapture(
+                deviceID: device.id, settings: settingsText, comment: "", channelNames: channelNames,
+                columns: columns, recordedAt: startedAt),
+            batches: batches, summary: summary)
+    }
+
+    /// Ends the capture and waits for its last records.
+    public func stop() async throws -> CapturedSeries {
+        requestStop()
+        return try await finished()
+    }
+
+    /// Stops the capture (if it still runs), saves it for its owner with `comment`, and
+    /// frees the instrument. Saving again answers the same measurement (two tabs, one click each).
+    /// - Throws: `SondeError(.busy)` while another save of it is under way, `.notFound` after
+    ///   `discard()`; the service's errors (the capture stays open: save again, or discard).
+    public func save(comment: String, with service: any MeasurementService) async throws -> SavedMeasurement {
+        let previous = box.state.withLock { state -> Disposition in
+            let previous = state.disposition
+            if case .open = previous { state.disposition = .saving }
+            return previous
+        }
+        switch previous {
+        case .open: break
+        case .saving: throw SondeError(.busy, "this capture is being saved")
+        case .saved(let measurement): return measurement
+        case .discarded: throw SondeError(.notFound, "this capture was discarded")
+        }
+        do {
+            var series = try await stop()
+            series.capture.comment = comment
+            let saved = try await service.save(series.capture, records: series.batches, for: owner)
+            box.state.withLock {
+                $0.disposition = .saved(saved)
+                $0.batches = []
+            }
+            release()
+            return saved
+        } catch {
+            box.state.withLock { $0.disposition = .open }
+            throw error
+        }
+    }
+
+    /// Stops the capture, forgets its records and frees the instrument; nothing is saved.
+    /// A saved capture stays saved.
+    public func discard() async {
+        requestStop()
+        _ = try? await run.value
+        let discarded = box.state.withLock { state -> Bool in
+            guard case .open = state.disposition else { return false }
+            state.disposition = .discarded
+            state.batches = []
+            return true
+        }
+        if discarded { release() }
+    }
+
+    /// Frames in `seconds` of signal at `rate`, clamped to `Int.max / 4` so that a long
+    /// duration cannot overflow the graph's counters.
+    static func frameCount(seconds: Double, rate: Double) -> Int {
+        let frames = (seconds * rate).rounded()
+        let largest = Int.max / 4
+        guard frames < Double(largest) else { return largest }
+        return Swift.max(Int(frames), 0)
+    }
+}

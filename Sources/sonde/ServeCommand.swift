@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import SondeApp
+import SondeIO
+
+/// `sonde serve`: the app in the browser. Only options and wiring here; the screens are
+/// SondeApp's.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the app in the browser: log in, pair, measure, save, export.",
+        discussion: """
+            Any number of users, each with their own session and measurements, share the one \
+            device paired to this machine (sonde device pair, or Pair with device in the app). \
+            Loopback by default; prints the URL. Behind a TLS reverse proxy, add --secure-cookies \
+            so the session cookie is never sent over plain HTTP (docs/app.md).
+
+            Examples:
+              sonde serve                          # http://127.0.0.1:8080/
+              sonde serve --listen 0.0.0.0:8443 --secure-cookies
+            """
+    )
+
+    @Option(
+        help: ArgumentHelp("Where to listen: [ADDR:]PORT, loopback unless an address is given.", valueName: "ADDR:PORT")
+    )
+    var listen: ServeAddress = ServeAddress(host: "127.0.0.1", port: 8080)
+
+    @Flag(help: "Mark the session cookie Secure (when a TLS reverse proxy serves the app).")
+    var secureCookies = false
+
+    func run() async throws {
+        try await reportingErrors {
+            let server = try await AppServer.start(
+                AppConfiguration(
+                    host: listen.host, port: listen.port, secureCookies: secureCookies,
+                    environment: ProcessInfo.processInfo.environment,
+                    parquet: ParquetOptions.writerOptions(),
+                    version: ParquetOptions.version, reportTrends: ReportCommand.defaultTrends,
+                    concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount)))
+            AccountOutput.line("sonde serve: the app is at \(server.url)")
+            await server.wait()
+        }
+    }
+}

@@ -1,0 +1,693 @@
+"""The app of `sonde serve` as people use it, in headless Chromium (Selenium).
+
+Starts `sonde serve` on a free loopback port with its own SONDE_HOME (and a cheap scrypt
+cost, SONDE_SCRYPT_LOG_N=10, as the CLI's account tests use), then checks, finding every
+field and button by its visible label:
+
+- the design's five login stories (success with the spinner, wrong credentials, empty
+  fields answered without a request, Log in disabled while the request runs, the exact
+  welcome text), and forgot/reset password through the outbox's token;
+- the whole flow: register, pair, a new measurement whose values change, a second user
+  who sees the device busy (and whose start is refused with 409), save with a comment,
+  the list shows it first, the detail shows the comment, the CSV and Parquet downloads
+  equal `sonde measurements export`'s bytes, the settings popup (Escape closes it, the
+  focus stays inside and comes back) and its Export (a zip of every measurement and the
+  index), Logout, and every data URL answering with the login page afterwards; another
+  user never sees, exports or deletes the measurement by any URL;
+- security headers (CSP without inline script or style, no-store), cookie flags and the
+  CSRF check;
+- a keyboard-only walk through log in, settings, a measurement and its detail;
+- axe-core (axe-selenium-python) with no violation on every screen at 390x844, 820x1180
+  and 1440x900, no console error anywhere; screenshots of every screen at phone and
+  desktop size (into Tests/Browser/artifacts/app/; `--screenshots docs/screenshots/app`
+  refreshes the README's).
+
+usage: test_app.py path/to/sonde [--screenshots DIR]
+"""
+
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import zipfile
+
+from axe_selenium_python import Axe
+from PIL import Image
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Live"))
+
+from headless import Browser  # noqa: E402
+from live_stream import Checks  # noqa: E402
+
+SCREENSHOTS = os.path.join(HERE, "artifacts", "app")
+SIZES = {"phone": (390, 844), "tablet": (820, 1180), "desktop": (1440, 900)}
+PASSWORD = "correct-horse-1"
+
+
+class App:
+    """One `sonde serve --listen 127.0.0.1:0` with its own home; a context manager."""
+
+    def __init__(self, binary):
+        self.binary = binary
+        self.home = tempfile.mkdtemp(prefix="sonde-app-test-")
+        self.environment = dict(os.environ, SONDE_HOME=self.home, SONDE_SCRYPT_LOG_N="10")
+        self.log = []
+
+    def __enter__(self):
+        self.process = subprocess.Popen(
+            [self.binary, "serve", "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, env=self.environment)
+        line = self.process.stdout.readline().decode()
+        match = re.search(r"(http://127\.0\.0\.1:(\d+)/)", line)
+        if not match:
+            self.process.kill()
+            raise RuntimeError(f"sonde serve printed no URL: {line!r} {self.process.stderr.read().decode()!r}")
+        self.url = match.group(1).rstrip("/")
+        self.port = int(match.group(2))
+        threading.Thread(target=self._drain, daemon=True).start()
+        return self
+
+    def _drain(self):
+        for line in self.process.stderr:
+            self.log.append(line.decode(errors="replace"))
+
+    def __exit__(self, *exc):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+    def cli(self, *arguments, stdin=None):
+        """Runs the same binary's command line on the same home."""
+        return subprocess.run(
+            [self.binary, *arguments], input=stdin.encode() if stdin else None, capture_output=True,
+            env=self.environment, timeout=60)
+
+    def request(self, method, path, cookies=None, body=None, headers=None):
+        """One request without following redirects: (status, headers, body bytes)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        all_headers = dict(headers or {})
+        if cookies:
+            all_headers["Cookie"] = "; ".join(f"{c['name']}={c['value']}" for c in cookies)
+        if body is not None:
+            all_headers["Content-Type"] = "application/x-www-form-urlencoded"
+            body = urllib.parse.urlencode(body)
+        connection.request(method, path, body=body, headers=all_headers)
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        return response.status, response.headers, data
+
+
+# Finding things by what a person reads.
+
+def visible(elements):
+    return [element for element in elements if element.is_displayed()]
+
+
+def field(driver, label):
+    """The input a visible <label> names."""
+    for candidate in visible(driver.find_elements(By.XPATH, f"//label[normalize-space()='{label}']")):
+        return driver.find_element(By.ID, candidate.get_attribute("for"))
+    raise AssertionError(f"no field labelled {label!r} on {driver.current_url}")
+
+
+def control(driver, name):
+    """A visible button or link whose text (or accessible name) is `name`."""
+    found = visible(driver.find_elements(
+        By.XPATH, f"//*[self::button or self::a][normalize-space()='{name}' or @aria-label='{name}']"))
+    if not found:
+        raise AssertionError(f"no button {name!r} on {driver.current_url}")
+    return found[0]
+
+
+def path_of(driver):
+    return urllib.parse.urlparse(driver.current_url).path
+
+
+def heading(driver):
+    return driver.find_element(By.TAG_NAME, "h1").text
+
+
+def alert_of(driver):
+    """(title, message) of the visible alert, or None."""
+    for alert in visible(driver.find_elements(By.CSS_SELECTOR, "[role=alert]")):
+        return (alert.find_element(By.CSS_SELECTOR, ".alert-title").text,
+                alert.find_element(By.CSS_SELECTOR, ".alert-message").text)
+    return None
+
+
+def wait_for(condition, timeout=15.0, interval=0.05):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = condition()
+        except Exception:  # an element replaced by a navigation: try again
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            return value
+        time.sleep(interval)
+
+
+def fill(driver, **values):
+    for label, text in values.items():
+        element = field(driver, label)
+        element.clear()
+        element.send_keys(text)
+
+
+# Records the loading state of the page's forms across navigations (sessionStorage keeps
+# it in the tab): whether a button was ever disabled, the spinner ever visible and turning.
+RECORD_LOADING = """
+sessionStorage.setItem('states', '[]');
+const form = document.querySelector('form[data-async]');
+const button = [...form.querySelectorAll('button')].find(b => b.textContent.trim() === arguments[0]);
+const spinner = form.querySelector('.spinner');
+new MutationObserver(() => {
+  const states = JSON.parse(sessionStorage.getItem('states'));
+  const style = getComputedStyle(spinner);
+  states.push({disabled: button.disabled, spinner: !spinner.hidden && spinner.getClientRects().length > 0
+               && style.animationName === 'spin'});
+  sessionStorage.setItem('states', JSON.stringify(states));
+}).observe(form, {attributes: true, subtree: true});
+window.__fetches = 0;
+const original = window.fetch;
+window.fetch = function () { window.__fetches += 1; return original.apply(this, arguments); };
+"""
+
+
+def loading_states(driver):
+    return json.loads(driver.execute_script("return sessionStorage.getItem('states') || '[]'"))
+
+
+def log_in(driver, app, email, password=PASSWORD, timeout=15.0):
+    driver.get(app.url + "/login")
+    fill(driver, Email=email, Password=password)
+    control(driver, "Log in").click()
+    return wait_for(lambda: path_of(driver) == "/", timeout)
+
+
+def register(driver, app, email, password=PASSWORD):
+    driver.get(app.url + "/register")
+    fill(driver, Email=email, Password=password)
+    control(driver, "Register").click()
+    return wait_for(lambda: path_of(driver) == "/")
+
+
+def login_stories(app, check):
+    """The design's five login stories, and forgot/reset password."""
+    result = app.cli("register", "--email", "test@gmail.com", "--password-stdin", stdin=PASSWORD + "\n")
+    check(result.returncode == 0, f"sonde register: {result.stderr.decode()}")
+    with Browser(1280, 900) as browser:
+        driver = browser.driver
+
+        # Empty fields: the alert at once, and no request sent.
+        driver.get(app.url + "/login")
+        driver.execute_script(RECORD_LOADING, "Log in")
+        requests_before = driver.execute_script("return performance.getEntriesByType('resource').length")
+        control(driver, "Log in").click()
+        check(alert_of(driver) == ("Error", "Please fill all fields"), f"empty fields: alert {alert_of(driver)}")
+        fill(driver, Email="test@gmail.com")
+        control(driver, "Log in").click()
+        check(alert_of(driver) == ("Error", "Please fill all fields"), f"empty password: alert {alert_of(driver)}")
+        time.sleep(0.3)
+        fetches = driver.execute_script("return window.__fetches")
+        requests_after = driver.execute_script("return performance.getEntriesByType('resource').length")
+        check(fetches == 0 and requests_after == requests_before,
+              f"empty fields sent {fetches} fetches, {requests_after - requests_before} requests")
+        check(path_of(driver) == "/login", f"empty fields left Login for {driver.current_url}")
+
+        # Wrong credentials: the alert, still on Login; Log in disabled during the request, enabled after.
+        driver.get(app.url + "/login")
+        driver.execute_script(RECORD_LOADING, "Log in")
+        fill(driver, Email="test@gmail.com", Password="wrong-password")
+        control(driver, "Log in").click()
+        shown = wait_for(lambda: alert_of(driver))
+        check(shown == ("Error", "Invalid credentials"), f"wrong password: alert {shown}")
+        check(path_of(driver) == "/login", f"wrong password left Login for {driver.current_url}")
+        states = loading_states(driver)
+        check(any(state["disabled"] for state in states), f"Log in never disabled during the request: {states}")
+        check(any(state["spinner"] for state in states), f"no turning spinner during the request: {states}")
+        check(control(driver, "Log in").is_enabled(), "Log in still disabled after the answer")
+        check(wait_for(lambda: not driver.find_element(By.CSS_SELECTOR, "form .spinner").is_displayed(), 3),
+              "the spinner still shows after the answer")
+
+        # Unknown email: the same words.
+        fill(driver, Email="nobody@example.com", Password="whatever-1")
+        control(driver, "Log in").click()
+        time.sleep(0.5)
+        check(wait_for(lambda: alert_of(driver)) == ("Error", "Invalid credentials"),
+              f"unknown email: alert {alert_of(driver)}")
+
+        # A locked account says so and for how long (unknown addresses lock alike).
+        for _ in range(5):
+            fill(driver, Email="mallory@example.com", Password="guess-guess")
+            control(driver, "Log in").click()
+            time.sleep(0.3)
+            wait_for(lambda: control(driver, "Log in").is_enabled())
+        locked = alert_of(driver)
+        check(locked and locked[0] == "Error" and "locked" in locked[1] and re.search(r"try again in \d+ s", locked[1]),
+              f"locked account: alert {locked}")
+
+        # Success: the spinner, then Main with the exact welcome.
+        driver.get(app.url + "/login")
+        driver.execute_script(RECORD_LOADING, "Log in")
+        fill(driver, Email="test@gmail.com", Password=PASSWORD)
+        control(driver, "Log in").click()
+        check(wait_for(lambda: path_of(driver) == "/"), f"login did not reach Main: {driver.current_url}")
+        states = loading_states(driver)
+        check(any(state["spinner"] for state in states) and any(state["disabled"] for state in states),
+              f"success: no spinner or disabled button while logging in: {states}")
+        check(heading(driver) == "Welcome, test@gmail.com!", f"welcome text {heading(driver)!r}")
+        check(driver.find_element(By.ID, "device-status").text == "Device not connected",
+              "Main does not say Device not connected")
+
+        # Security: headers, cookie flags, CSRF.
+        status, headers, body = app.request("GET", "/login")
+        policy = headers.get("Content-Security-Policy", "")
+        check("default-src 'self'" in policy and "unsafe-inline" not in policy, f"CSP {policy!r}")
+        check(headers.get("Cache-Control") == "no-store", f"login page Cache-Control {headers.get('Cache-Control')}")
+        page = body.decode()
+        check(not re.search(r"<script(?![^>]*\bsrc=)", page), "an inline <script> on Login")
+        check(" style=" not in page and "<style" not in page, "an inline style on Login")
+        csrf_cookie = re.search(r"sonde_csrf=([^;]+)", headers.get("Set-Cookie", ""))
+        token = re.search(r'name="_csrf" value="([^"]+)"', page)
+        check(csrf_cookie and token, "no CSRF cookie or field on Login")
+        if csrf_cookie and token:
+            cookies = [{"name": "sonde_csrf", "value": csrf_cookie.group(1)}]
+            status, headers, _ = app.request(
+                "POST", "/login", cookies, {"email": "test@gmail.com", "password": PASSWORD})
+            check(status == 403, f"a login without its CSRF token answered {status}")
+            status, headers, _ = app.request(
+                "POST", "/login", cookies, {"email": "test@gmail.com", "password": PASSWORD, "_csrf": token.group(1)})
+            cookie = headers.get("Set-Cookie", "")
+            check(status == 303 and headers.get("Location") == "/", f"form login answered {status}")
+            check("sonde_session=" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie,
+                  f"session cookie flags: {cookie!r}")
+
+        # Forgot password: back to Login with a notice; the outbox's token opens Reset password.
+        driver.delete_all_cookies()
+        driver.get(app.url + "/login")
+        control(driver, "Forgot password?").click()
+        wait_for(lambda: path_of(driver) == "/forgot-password")
+        fill(driver, Email="test@gmail.com")
+        control(driver, "Restore password").click()
+        check(wait_for(lambda: path_of(driver) == "/login"), f"Restore password ended on {driver.current_url}")
+        notice = visible(driver.find_elements(By.CSS_SELECTOR, ".notice"))
+        check(notice and "reset link" in notice[0].text, "no notice after Restore password")
+        outbox = os.path.join(app.home, "outbox")
+        messages = [name for name in sorted(os.listdir(outbox)) if name.startswith("reset-")] if os.path.isdir(outbox) else []
+        check(messages, "no reset message in the outbox")
+        if messages:
+            text = open(os.path.join(outbox, messages[-1])).read()
+            token = re.search(r"Token: (\S+)", text)
+            driver.get(app.url + "/reset-password?token=" + token.group(1))
+            fill(driver, **{"New password": "a-new-password-2"})
+            control(driver, "Set new password").click()
+            check(wait_for(lambda: path_of(driver) == "/login"), f"reset ended on {driver.current_url}")
+            check(log_in(driver, app, "test@gmail.com", "a-new-password-2"), "the new password does not log in")
+            driver.find_element(By.CSS_SELECTOR, "[aria-label=Settings]").click()
+            wait_for(lambda: opened(driver))
+            control(driver, "Logout").click()
+            wait_for(lambda: path_of(driver) == "/login")
+            check(not log_in(driver, app, "test@gmail.com", PASSWORD, timeout=2), "the old password still logs in")
+        check(browser.console_errors() == [], f"console errors (login stories): {browser.console_errors()}")
+
+
+def opened(driver):
+    """The settings dialog is open and its fade-in has finished."""
+    return driver.execute_script(
+        "const d = document.getElementById('settings');"
+        "return d.open && getComputedStyle(d).opacity === '1'")
+
+
+def downloads_to(driver, directory):
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": directory})
+
+
+def downloaded(directory, name, timeout=15):
+    path = os.path.join(directory, name)
+    found = wait_for(lambda: os.path.exists(path) and not any(n.endswith(".crdownload") for n in os.listdir(directory)),
+                     timeout)
+    return open(path, "rb").read() if found else None
+
+
+def whole_flow(app, check):
+    """Register, pair, measure, busy for another user, save, list, detail, exports, settings, logout."""
+    downloads = tempfile.mkdtemp(prefix="sonde-app-downloads-")
+    alice_browser = Browser(1280, 900)
+    bob_browser = Browser(1280, 900)
+    try:
+        alice = alice_browser.driver
+        bob = bob_browser.driver
+        downloads_to(alice, downloads)
+        check(register(alice, app, "alice@example.com"), f"Register did not reach Main: {alice.current_url}")
+        check(heading(alice) == "Welcome, alice@example.com!", f"welcome {heading(alice)!r}")
+        check(alice.find_element(By.ID, "device-status").text == "Device not connected", "not 'Device not connected'")
+        check(alice.find_element(By.ID, "no-measurements").is_displayed(), "no empty state in the list")
+        check(register(bob, app, "bob@example.com"), "Bob's Register did not reach Main")
+        # A known address is told (docs/accounts.md): no session, the alert, 409 without script.
+        status, headers, page = app.request("GET", "/register")
+        cookie = re.search(r"sonde_csrf=([^;]+)", headers.get("Set-Cookie", ""))
+        token = re.search(r'name="_csrf" value="([^"]+)"', page.decode())
+        status, headers, page = app.request(
+            "POST", "/register", [{"name": "sonde_csrf", "value": cookie.group(1)}],
+            {"email": "alice@example.com", "password": "another-password", "_csrf": token.group(1)})
+        check(status == 409 and "An account already exists for this email" in page.decode()
+              and "sonde_session=" not in headers.get("Set-Cookie", ""), f"a known address registered: {status}")
+
+        control(alice, "Pair with device").click()
+        check(wait_for(lambda: alice.find_element(By.ID, "device-status").text == "Device connected"),
+              "pairing did not end in Device connected")
+        control(alice, "Start new measurement").click()
+        check(wait_for(lambda: path_of(alice) == "/measurements/new"), f"start ended on {alice.current_url}")
+        check(heading(alice) == "New measurement", f"heading {heading(alice)!r}")
+
+        def cells():
+            return [cell.text for cell in alice.find_elements(By.CSS_SELECTOR, "td.number")]
+        check(wait_for(lambda: any(text not in ("", "–") for text in cells())), "the live values never filled")
+        first = cells()
+        time.sleep(1.5)
+        second = cells()
+        check(sum(a != b for a, b in zip(first, second)) > 0, "the live values did not change")
+        elapsed = alice.find_element(By.ID, "elapsed").text
+        check(re.fullmatch(r"\d+:\d\d", elapsed) and elapsed != "0:00", f"elapsed time {elapsed!r}")
+        trends = alice.find_elements(By.CSS_SELECTOR, "img[data-trend]")
+        check(trends and all(alice.execute_script("return arguments[0].naturalWidth", t) > 0 for t in trends),
+              "a trend image did not load")
+
+        # Bob sees the device busy and who measures; his start is refused with 409.
+        bob.get(app.url + "/")
+        status_text = bob.find_element(By.ID, "device-status").text
+        check(status_text == "Device busy", f"Bob's Main says {status_text!r}")
+        check("alice@example.com" in bob.find_element(By.ID, "content").text, "Bob's Main does not say who measures")
+        bob_token = bob.find_element(By.CSS_SELECTOR, "input[name=_csrf]").get_attribute("value")
+        status, _, _ = app.request("POST", "/measurements/new", bob.get_cookies(), {"_csrf": bob_token})
+        check(status == 409, f"a second start answered {status}, expected 409")
+        # Alice's second tab shows the same capture.
+        tab_status, _, tab_body = app.request("GET", "/measurements/new", alice.get_cookies())
+        check(tab_status == 200 and b"New measurement" in tab_body, f"Alice's second tab: {tab_status}")
+
+        fill(alice, Comment="pump 3 after the bearing change")
+        control(alice, "Save measurement").click()
+        check(wait_for(lambda: path_of(alice) == "/"), f"saving ended on {alice.current_url}")
+        items = alice.find_elements(By.CSS_SELECTOR, "#measurements li a")
+        check(items and "pump 3 after the bearing change" in items[0].text, "the new measurement is not first")
+        check(alice.find_element(By.ID, "device-status").text == "Device connected", "device not free after saving")
+
+        # A second one, so the list and the zip hold several.
+        control(alice, "Start new measurement").click()
+        wait_for(lambda: path_of(alice) == "/measurements/new")
+        time.sleep(1.2)
+        fill(alice, Comment="second run")
+        control(alice, "Save measurement").click()
+        wait_for(lambda: path_of(alice) == "/")
+        items = alice.find_elements(By.CSS_SELECTOR, "#measurements li a")
+        check(len(items) == 2 and "second run" in items[0].text, "the list is not newest first")
+
+        items[1].click()
+        wait_for(lambda: path_of(alice).startswith("/measurements/"))
+        measurement_id = path_of(alice).rsplit("/", 1)[1]
+        check(alice.find_element(By.ID, "comment").text == "pump 3 after the bearing change", "the detail's comment")
+
+        # The downloads equal the command line's bytes.
+        login = app.cli("login", "--email", "alice@example.com", "--password-stdin", stdin=PASSWORD + "\n")
+        check(login.returncode == 0, f"sonde login: {login.stderr.decode()}")
+        for format_name, label in (("csv", "Export measurement (CSV)"), ("parquet", "Export measurement (Parquet)")):
+            reference = os.path.join(downloads, "reference." + format_name)
+            result = app.cli("measurements", "export", measurement_id, "-o", reference)
+            check(result.returncode == 0, f"sonde measurements export: {result.stderr.decode()}")
+            control(alice, label).click()
+            got = downloaded(downloads, f"measurement-{measurement_id}.{format_name}")
+            check(got is not None and got == open(reference, "rb").read(),
+                  f"the {format_name} download differs from sonde measurements export")
+
+        # Its report page: the one `sonde measurements report` writes, no console error.
+        reference = os.path.join(downloads, "reference.html")
+        result = app.cli("measurements", "report", measurement_id, "-o", reference)
+        check(result.returncode == 0, f"sonde measurements report: {result.stderr.decode()}")
+        status, headers, page = app.request("GET", f"/measurements/{measurement_id}/report", alice.get_cookies())
+        check(status == 200 and page == open(reference, "rb").read(), f"the report page differs from the CLI's ({status})")
+        control(alice, "Report page").click()
+        check(wait_for(lambda: path_of(alice).endswith("/report")) and f"Measurement {measurement_id}" in alice.title
+              + alice.find_element(By.TAG_NAME, "body").text, "the report page did not open")
+        check(alice.execute_script("return document.querySelectorAll('svg').length") > 0, "the report draws no figure")
+        alice.back()
+        wait_for(lambda: re.fullmatch(r"/measurements/\d+", path_of(alice)))
+
+        # Another user never sees, exports or deletes it.
+        for path in (f"/measurements/{measurement_id}", f"/measurements/{measurement_id}/export.csv",
+                     f"/measurements/{measurement_id}/export.parquet", f"/measurements/{measurement_id}/report"):
+            status, _, body = app.request("GET", path, bob.get_cookies())
+            check(status == 404 and b"comment" not in body and b"bearing" not in body, f"Bob's GET {path}: {status}")
+        bob.get(app.url + "/")
+        bob_token = bob.find_element(By.CSS_SELECTOR, "input[name=_csrf]").get_attribute("value")
+        status, _, _ = app.request("POST", f"/measurements/{measurement_id}/delete", bob.get_cookies(),
+                                   {"_csrf": bob_token})
+        check(status == 404, f"Bob's delete answered {status}")
+        check("bearing" not in bob.find_element(By.ID, "content").text, "Bob's list shows Alice's measurement")
+        status, _, _ = app.request("GET", f"/measurements/{measurement_id}", alice.get_cookies())
+        check(status == 200, "Alice's measurement is gone after Bob's delete")
+
+        # The settings popup: opens modal, Escape closes it, the focus stays inside and comes back.
+        alice.get(app.url + "/")
+        settings = control(alice, "Settings")
+        settings.click()
+        dialog = alice.find_element(By.ID, "settings")
+        check(wait_for(lambda: alice.execute_script("return arguments[0].open && arguments[0].matches(':modal')",
+                                                    dialog)), "the settings popup is not a modal dialog")
+        opacities = [alice.execute_script("return getComputedStyle(arguments[0]).opacity", dialog)]
+        check(wait_for(lambda: opened(alice)), "the settings popup never became fully visible")
+        opacities.append(alice.execute_script("return getComputedStyle(arguments[0]).opacity", dialog))
+        check(float(opacities[0]) < 1.0 and float(opacities[1]) == 1.0, f"the popup did not fade in: {opacities}")
+        backdrop = alice.execute_script("return getComputedStyle(arguments[0], '::backdrop').backgroundColor", dialog)
+        check(backdrop not in ("", "rgba(0, 0, 0, 0)", "transparent"), f"no dimmed backdrop: {backdrop}")
+        blocked = alice.execute_script(
+            "const r = document.querySelector('h1').getBoundingClientRect();"
+            "return document.elementFromPoint(r.left + 2, r.top + 2) === document.querySelector('h1')")
+        check(not blocked, "what is behind the popup can still be clicked")
+        check("alice@example.com" in dialog.text, "the popup does not show the email")
+        inside = []
+        for _ in range(6):
+            ActionChains(alice).send_keys(Keys.TAB).perform()
+            inside.append(alice.execute_script("return !!document.activeElement.closest('dialog')"))
+        check(all(inside), f"the focus left the open popup: {inside}")
+        ActionChains(alice).send_keys(Keys.ESCAPE).perform()
+        check(wait_for(lambda: not alice.execute_script("return arguments[0].open", dialog), 3), "Escape did not close it")
+        check(alice.execute_script("return document.activeElement.getAttribute('aria-label')") == "Settings",
+              "the focus did not come back to Settings")
+
+        settings.click()
+        wait_for(lambda: opened(alice))
+        control(alice, "Export").click()
+        archive = downloaded(downloads, "sonde-measurements.zip")
+        check(archive is not None, "no zip from Export")
+        if archive is not None:
+            with zipfile.ZipFile(os.path.join(downloads, "sonde-measurements.zip")) as zipped:
+                names = sorted(zipped.namelist())
+                index = json.loads(zipped.read("measurements/measurements.json"))
+                csv = zipped.read(f"measurements/measurement-{measurement_id}.csv")
+            ids = sorted(str(entry["id"]) for entry in (index if isinstance(index, list) else index["measurements"]))
+            check(len(names) == 3 and len(ids) == 2, f"zip entries {names}, index ids {ids}")
+            check(csv == open(os.path.join(downloads, "reference.csv"), "rb").read(), "the zip's CSV differs")
+
+        control(alice, "Logout").click()
+        check(wait_for(lambda: path_of(alice) == "/login"), f"Logout ended on {alice.current_url}")
+        for path in ("/", f"/measurements/{measurement_id}", f"/measurements/{measurement_id}/export.csv",
+                     f"/measurements/{measurement_id}/report",
+                     "/measurements/export.zip", "/measurements/new", "/measurements/new/values"):
+            alice.get(app.url + path)
+            check(path_of(alice) == "/login" and heading(alice) == "Log in", f"{path} after Logout: {alice.current_url}")
+        check(alice_browser.console_errors() == [], f"console errors (Alice): {alice_browser.console_errors()}")
+        check(bob_browser.console_errors() == [], f"console errors (Bob): {bob_browser.console_errors()}")
+    finally:
+        alice_browser.quit()
+        bob_browser.quit()
+
+
+def keyboard_walk(app, check):
+    """Log in, open and close Settings, measure and save, open the detail: keys only."""
+    with Browser(1280, 900) as browser:
+        driver = browser.driver
+        result = app.cli("register", "--email", "dave@example.com", "--password-stdin", stdin=PASSWORD + "\n")
+        check(result.returncode == 0, f"sonde register: {result.stderr.decode()}")
+        driver.get(app.url + "/login")
+
+        def tab_to(predicate, limit=40, backwards=False):
+            for _ in range(limit):
+                keys = (Keys.SHIFT, Keys.TAB) if backwards else (Keys.TAB,)
+                ActionChains(driver).send_keys(*keys).perform()
+                if driver.execute_script(f"const e = document.activeElement; return {predicate};"):
+                    return True
+            return False
+
+        def press(*keys):
+            ActionChains(driver).send_keys(*keys).perform()
+
+        check(tab_to("e.id === 'email'"), "Tab never reached Email")
+        press("dave@example.com")
+        check(tab_to("e.id === 'password'"), "Tab never reached Password")
+        press(PASSWORD, Keys.ENTER)
+        check(wait_for(lambda: path_of(driver) == "/"), "Enter did not log in")
+        check(tab_to("e.getAttribute('aria-label') === 'Settings'"), "Tab never reached Settings")
+        press(Keys.ENTER)
+        check(wait_for(lambda: driver.execute_script("return document.getElementById('settings').open")),
+              "Enter did not open Settings")
+        press(Keys.ESCAPE)
+        check(wait_for(lambda: not driver.execute_script("return document.getElementById('settings').open")),
+              "Escape did not close Settings")
+        check(tab_to("e.textContent.trim() === 'Start new measurement'"), "Tab never reached Start new measurement")
+        press(Keys.ENTER)
+        check(wait_for(lambda: path_of(driver) == "/measurements/new"), "Enter did not start a measurement")
+        time.sleep(1)
+        check(tab_to("e.id === 'comment'"), "Tab never reached Comment")
+        press("typed with keys")
+        check(tab_to("e.textContent.trim() === 'Save measurement'"), "Tab never reached Save measurement")
+        press(Keys.ENTER)
+        check(wait_for(lambda: path_of(driver) == "/"), "Enter did not save")
+        check(tab_to("e.closest('#measurements') !== null"), "Tab never reached the list")
+        press(Keys.ENTER)
+        check(wait_for(lambda: re.fullmatch(r"/measurements/\d+", path_of(driver))), "Enter did not open the detail")
+        check(driver.find_element(By.ID, "comment").text == "typed with keys", "the keyboard's comment")
+        focus_visible = driver.execute_script(
+            "const e = document.activeElement; return e === document.body || getComputedStyle(e).outlineStyle")
+        check(tab_to("e.tagName === 'A'") and driver.execute_script(
+            "return getComputedStyle(document.activeElement).outlineStyle !== 'none'"), f"no visible focus ({focus_visible})")
+        check(browser.console_errors() == [], f"console errors (keyboard): {browser.console_errors()}")
+
+
+def small_png(path):
+    """A screenshot as a 128-colour palette PNG: a few tens of kB instead of hundreds."""
+    Image.open(path).convert("RGB").quantize(colors=128).save(path, optimize=True)
+
+
+def screens_checked(app, check, screenshots):
+    """axe at three sizes, and screenshots at phone and desktop size (into the folder
+    `screenshots`), of every screen."""
+    os.makedirs(screenshots, exist_ok=True)
+    app.cli("device", "unpair")
+    with Browser(1440, 900) as browser, Browser(1440, 900) as other:
+        driver = browser.driver
+        axe = Axe(driver)
+        counted = []
+
+        def examine(name, prepare=None):
+            for size, (width, height) in SIZES.items():
+                driver.set_window_size(width, height)
+                if prepare:
+                    prepare()
+                time.sleep(0.3)  # the dialog's animation settles
+                driver.execute_script("window.scrollTo(0, 0)")
+                axe.inject()
+                results = axe.run()
+                violations = results["violations"]
+                counted.append((name, size, len(violations)))
+                check(not violations, f"axe on {name} at {size}: " + "; ".join(
+                    f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in violations))
+                if size in ("phone", "desktop"):
+                    path = os.path.join(screenshots, f"{name}-{size}.png")
+                    driver.save_screenshot(path)
+                    small_png(path)
+
+        def load(path):
+            return lambda: driver.get(app.url + path)
+
+        examine("login", load("/login"))
+        examine("register", load("/register"))
+        examine("forgot-password", load("/forgot-password"))
+        examine("reset-password", load("/reset-password?token=0123456789abcdef"))
+
+        def login_error():
+            driver.get(app.url + "/login")
+            fill(driver, Email="someone@example.com", Password="wrong-password")
+            control(driver, "Log in").click()
+            wait_for(lambda: alert_of(driver))
+        examine("login-error", login_error)
+
+        register(driver, app, "carol@example.com")
+        examine("main-not-connected", load("/"))
+        control(driver, "Pair with device").click()
+        wait_for(lambda: driver.find_element(By.ID, "device-status").text == "Device connected")
+        examine("main-empty", load("/"))
+
+        def settings_open():
+            driver.get(app.url + "/")
+            control(driver, "Settings").click()
+            wait_for(lambda: opened(driver))
+        examine("settings", settings_open)
+
+        driver.get(app.url + "/")
+        control(driver, "Start new measurement").click()
+        wait_for(lambda: path_of(driver) == "/measurements/new")
+        wait_for(lambda: any(c.text not in ("", "–") for c in driver.find_elements(By.CSS_SELECTOR, "td.number")))
+        examine("new-measurement", load("/measurements/new"))
+
+        log_in(other.driver, app, "dave@example.com")
+        busy_driver = other.driver
+        busy_axe = Axe(busy_driver)
+        for size, (width, height) in SIZES.items():
+            busy_driver.set_window_size(width, height)
+            busy_driver.get(app.url + "/")
+            busy_axe.inject()
+            violations = busy_axe.run()["violations"]
+            counted.append(("main-busy", size, len(violations)))
+            check(not violations, f"axe on main-busy at {size}: {[v['id'] for v in violations]}")
+            if size in ("phone", "desktop"):
+                path = os.path.join(screenshots, f"main-busy-{size}.png")
+                busy_driver.save_screenshot(path)
+                small_png(path)
+
+        driver.get(app.url + "/measurements/new")
+        fill(driver, Comment="screenshot run")
+        control(driver, "Save measurement").click()
+        wait_for(lambda: path_of(driver) == "/")
+        examine("main-list", load("/"))
+        link = driver.find_element(By.CSS_SELECTOR, "#measurements li a").get_attribute("href")
+        examine("measurement", lambda: driver.get(link))
+        check(browser.console_errors() == [], f"console errors (screens): {browser.console_errors()}")
+        check(other.console_errors() == [], f"console errors (busy view): {other.console_errors()}")
+        print(f"axe: {len(counted)} screen-size runs, {sum(n for _, _, n in counted)} violations")
+
+
+def main():
+    binary = sys.argv[1]
+    screenshots = SCREENSHOTS
+    if "--screenshots" in sys.argv[2:]:
+        screenshots = os.path.abspath(sys.argv[sys.argv.index("--screenshots") + 1])
+    check = Checks()
+    with App(binary) as app:
+        for name, step in (("login stories", login_stories), ("whole flow", whole_flow),
+                           ("keyboard walk", keyboard_walk)):
+            started = time.monotonic()
+            try:
+                step(app, check)
+            except Exception as error:  # a step that cannot go on: report it, run the others
+                check(False, f"{name}: {type(error).__name__}: {error}")
+            print(f"{name}: {time.monotonic() - started:.1f} s")
+        started = time.monotonic()
+        try:
+            screens_checked(app, check, screenshots)
+        except Exception as error:
+            check(False, f"screens: {type(error).__name__}: {error}")
+        print(f"axe and screenshots: {time.monotonic() - started:.1f} s")
+        if check.failures:
+            print("server log:", "".join(app.log[-20:]))
+    check.finish("ok: the app's login stories, whole flow, keyboard walk and axe checks pass")
+
+
+if __name__ == "__main__":
+    main()
