@@ -34,17 +34,3 @@ struct WebAccounts: Sendable {
         try await service.resetPassword(token: token, newPassword: newPassword, keepingSession: keepingSession)
     }
 }
-
-/// One request's session token as a `SessionCredentialStore`, for the measurement service,
-/// which still acts for whoever its `SessionFileClient` says is signed in.
-final class RequestCredentials: SessionCredentialStore {
-    private let token: String
-
-    init(token: String) {
-        self.token = token
-    }
-
-    func load() throws -> String? { token }
-    func save(_ token: String) throws {}
-    func remove() throws {}
-}
