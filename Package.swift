@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SondeAccounts", targets: ["SondeAccounts"]),
         .library(name: "SondeMeasurements", targets: ["SondeMeasurements"]),
         .library(name: "SondeStore", targets: ["SondeStore"]),
+        .library(name: "SondePostgres", targets: ["SondePostgres"]),
         .library(name: "SondeBatch", targets: ["SondeBatch"]),
         .library(name: "SondePlots", targets: ["SondePlots"]),
         .library(name: "SondeLive", targets: ["SondeLive"]),
@@ -40,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Only to give the server a logger that stays off stdout (swift-log's default writes there).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The lab's shared store: PostgreSQL beside the embedded SQLite (issue 31).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -98,11 +101,24 @@ let package = Package(
         ),
         // Saved measurements: summaries, ownership, export through SondeIO's writers.
         .target(name: "SondeMeasurements", dependencies: ["SondeCore", "SondeIO", "SondeAccounts"]),
-        // The one GRDB importer: SQLite implementations of the account and measurement stores.
+        // What both database engines share: the stored values' encoding (float64 series as
+        // bytes, the JSON columns), the migrations' numbers, and the `--database` URL.
+        .target(name: "SondeStoreFormat", dependencies: ["SondeCore", "SondeMeasurements"]),
+        // The one PostgresNIO importer: PostgreSQL implementations of the same store protocols.
+        .target(
+            name: "SondePostgres",
+            dependencies: [
+                "SondeCore", "SondeAccounts", "SondeMeasurements", "SondeStoreFormat",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The one GRDB importer: SQLite implementations of the account and measurement stores,
+        // and the wiring that opens either engine from a `--database` URL.
         .target(
             name: "SondeStore",
             dependencies: [
-                "SondeCore", "SondeAccounts", "SondeMeasurements",
+                "SondeCore", "SondeAccounts", "SondeMeasurements", "SondeStoreFormat", "SondePostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -165,7 +181,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SondeStoreTests",
-            dependencies: ["SondeStore", "SondeMeasurements", "SondeAccounts", "SondeIO", "_SondeTestSupport"]
+            dependencies: [
+                "SondeStore", "SondePostgres", "SondeStoreFormat", "SondeMeasurements", "SondeAccounts", "SondeIO",
+                "_SondeTestSupport",
+            ]
         ),
         .testTarget(name: "SondePlotsTests", dependencies: ["SondePlots", "_SondeTestSupport"]),
         .testTarget(name: "SondeReportTests", dependencies: ["SondeReport", "_SondeTestSupport"]),
