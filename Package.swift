@@ -146,7 +146,7 @@ let package = Package(
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondePlots", "SondeReport",
                 "SondeLive",
-                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeBench",
+                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeStoreFormat", "SondeBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -191,7 +191,8 @@ let package = Package(
         .testTarget(
             name: "SondeCLITests",
             dependencies: [
-                "sonde", "sonde-save-loop", "SondeStore", "SondeMeasurements", "SondeAccounts", "_SondeTestSupport",
+                "sonde", "sonde-save-loop", "SondeStore", "SondePostgres", "SondeStoreFormat", "SondeMeasurements",
+                "SondeAccounts", "_SondeTestSupport",
             ]
         ),
     ],

@@ -35,3 +35,24 @@ public enum StoreFactory {
         }
     }
 }
+
+extension StoreFactory {
+    /// One side of `sonde store copy`: the engine's copying access and its measurement store.
+    package struct CopyEnd: Sendable {
+        package var url: StoreURL
+        package var copyable: any CopyableStore
+        package var measurements: any MeasurementStore
+    }
+
+    /// Opens a database for copying, connected and migrated before it returns.
+    package static func openForCopy(_ url: StoreURL) async throws -> CopyEnd {
+        switch url {
+        case .sqlite(let path):
+            let database = try SQLiteDatabase(path: path)
+            return CopyEnd(url: url, copyable: database, measurements: SQLiteMeasurementStore(database: database))
+        case .postgres(let location):
+            let database = try await PostgresDatabase.open(location: location)
+            return CopyEnd(url: url, copyable: database, measurements: PostgresMeasurementStore(database: database))
+        }
+    }
+}
