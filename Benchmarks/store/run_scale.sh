@@ -7,7 +7,7 @@
 #   sh Benchmarks/store/run_scale.sh [SONDE_BINARY [COUNT [FULL]]]
 #
 # Defaults: .build/release/sonde (make build), 10000, 10000. The full shape needs about
-# 70 GB for each engine; FULL=200 keeps it to 1.4 GB (the list reads metadata only).
+# 91 GB for each engine; FULL=100 keeps it to 0.9 GB (the list reads metadata only).
 # WORK (default: a new temporary directory) holds both databases and is removed at the end.
 set -eu
 cd "$(dirname "$0")/../.."
