@@ -94,10 +94,11 @@ demo: build
 	$(SONDE) process sample-data/bearing.f32le --rate 25600 --channels 2 \
 		--sample-type f32le --features rms,dominant_frequency,thd --format ndjson | head -n 3
 
-# man and groff render the installed man page in `make install-check`; Slurm and munge
-# run docs/cluster/sonde-array.sbatch on a one-node cluster (Tests/Cluster/check_slurm.py);
-# Java 17 runs PySpark for docs/cluster/spark_pipe.py (Tests/Cluster/check_spark.py).
-test: TEST_APT_PACKAGES := man-db groff-base slurmctld slurmd slurm-client munge openjdk-17-jre-headless
+# man and groff render the installed man page in `make install-check`; postgresql is the
+# server the store tests run against besides SQLite (a throwaway cluster, Tests/Postgres);
+# Slurm and munge run docs/cluster/sonde-array.sbatch on a one-node cluster
+# (Tests/Cluster/check_slurm.py); Java 17 runs PySpark for docs/cluster/spark_pipe.py.
+test: TEST_APT_PACKAGES := man-db groff-base postgresql slurmctld slurmd slurm-client munge openjdk-17-jre-headless
 test: deps
 	# The docs stand on their own: links resolve inside the repository, no machine paths.
 	python3 Tests/Docs/check_docs.py
@@ -106,7 +107,9 @@ test: deps
 	# The code as swift-format lays it out (.swift-format: 4 spaces, 120 columns).
 	swift format lint --strict --recursive Sources Tests Package.swift
 	swift build --build-tests $(TEST_FLAGS)
-	swift test --skip-build
+	# The Swift tests, the store's on SQLite and on a PostgreSQL server started for them in a
+	# temporary directory (SONDE_TEST_DATABASE_URL) and stopped afterwards, failed or not.
+	sh Tests/Postgres/pg_cluster.sh run swift test --skip-build
 	$(MAKE) install-check
 	# Parquet read back by pyarrow, polars and DuckDB against the CSV of the same run.
 	$(PY) Tests/Parquet/check_parquet.py .build/debug/sonde

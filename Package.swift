@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SondeAccounts", targets: ["SondeAccounts"]),
         .library(name: "SondeMeasurements", targets: ["SondeMeasurements"]),
         .library(name: "SondeStore", targets: ["SondeStore"]),
+        .library(name: "SondePostgres", targets: ["SondePostgres"]),
         .library(name: "SondeBatch", targets: ["SondeBatch"]),
         .library(name: "SondePlots", targets: ["SondePlots"]),
         .library(name: "SondeLive", targets: ["SondeLive"]),
@@ -44,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The app's Export: every measurement of a user as one zip download.
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // The lab's shared store: PostgreSQL beside the embedded SQLite (issue 31).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -104,11 +107,24 @@ let package = Package(
         ),
         // Saved measurements: summaries, ownership, export through SondeIO's writers.
         .target(name: "SondeMeasurements", dependencies: ["SondeCore", "SondeIO", "SondeAccounts"]),
-        // The one GRDB importer: SQLite implementations of the account and measurement stores.
+        // What both database engines share: the stored values' encoding (float64 series as
+        // bytes, the JSON columns), the migrations' numbers, and the `--database` URL.
+        .target(name: "SondeStoreFormat", dependencies: ["SondeCore", "SondeAccounts", "SondeMeasurements"]),
+        // The one PostgresNIO importer: PostgreSQL implementations of the same store protocols.
+        .target(
+            name: "SondePostgres",
+            dependencies: [
+                "SondeCore", "SondeAccounts", "SondeMeasurements", "SondeStoreFormat",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The one GRDB importer: SQLite implementations of the account and measurement stores,
+        // and the wiring that opens either engine from a `--database` URL.
         .target(
             name: "SondeStore",
             dependencies: [
-                "SondeCore", "SondeAccounts", "SondeMeasurements",
+                "SondeCore", "SondeAccounts", "SondeMeasurements", "SondeStoreFormat", "SondePostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -147,7 +163,7 @@ let package = Package(
             name: "SondeApp",
             dependencies: [
                 "SondeCore", "SondeIO", "SondePipeline", "SondePlots", "SondeReport",
-                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture",
+                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeStoreFormat", "SondeCapture",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -159,8 +175,8 @@ let package = Package(
             name: "sonde",
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport", "SondeLive",
-                "SondeApp",
-                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture", "SondeBench",
+                "SondeApp", "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeStoreFormat", "SondeCapture",
+                "SondeBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -200,7 +216,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SondeStoreTests",
-            dependencies: ["SondeStore", "SondeMeasurements", "SondeAccounts", "SondeIO", "_SondeTestSupport"]
+            dependencies: [
+                "SondeStore", "SondePostgres", "SondeStoreFormat", "SondeMeasurements", "SondeAccounts", "SondeIO",
+                "_SondeTestSupport",
+            ]
         ),
         .testTarget(
             name: "SondeCaptureTests",
@@ -213,7 +232,8 @@ let package = Package(
         .testTarget(
             name: "SondeCLITests",
             dependencies: [
-                "sonde", "sonde-save-loop", "SondeStore", "SondeMeasurements", "SondeAccounts", "_SondeTestSupport",
+                "sonde", "sonde-save-loop", "SondeStore", "SondePostgres", "SondeStoreFormat", "SondeMeasurements",
+                "SondeAccounts", "_SondeTestSupport",
                 // LossyInputTests writes MP3, Opus and Vorbis files to measure.
                 "CSndfile",
             ]

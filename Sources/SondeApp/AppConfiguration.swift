@@ -26,12 +26,17 @@ public struct AppConfiguration: Sendable {
     public var unwatchedCaptureSeconds: Double
     /// The longest capture, in seconds: it stops recording then and waits to be saved.
     public var longestCaptureSeconds: Double
+    /// `--database`: `sqlite:PATH` or `postgres://...`; nil: `SONDE_DATABASE_URL`, else the
+    /// SQLite file under `SONDE_HOME` (what every command opens).
+    public var database: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false, environment: [String: String],
         parquet: ParquetWriterOptions, version: String, reportTrends: [String] = [], concurrentLogins: Int = 2,
-        loginWaitSeconds: Double = 2, unwatchedCaptureSeconds: Double = 10, longestCaptureSeconds: Double = 600
+        loginWaitSeconds: Double = 2, unwatchedCaptureSeconds: Double = 10, longestCaptureSeconds: Double = 600,
+        database: String? = nil
     ) {
+        self.database = database
         self.host = host
         self.port = port
         self.secureCookies = secureCookies

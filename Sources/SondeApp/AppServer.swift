@@ -7,6 +7,7 @@ import SondeCore
 import SondeMeasurements
 import SondePipeline
 import SondeStore
+import SondeStoreFormat
 
 /// `sonde serve`: the app's screens over the same account, measurement and device services
 /// the commands use, for any number of users at once.
@@ -93,7 +94,11 @@ public final class AppServer: Sendable {
 
     static func makeEnvironment(_ configuration: AppConfiguration) throws -> AppEnvironment {
         let home = try SondeHome(environment: configuration.environment)
-        let database = try SQLiteDatabase(path: home.databasePath)
+        // The store every command opens: SQLite under SONDE_HOME, or the lab's PostgreSQL.
+        let stores = try StoreFactory.open(
+            StoreURL.resolve(
+                option: configuration.database, defaultSQLitePath: home.databasePath,
+                environment: configuration.environment))
         // One hasher for the process: at most `concurrentLogins` scrypt hashes (128 MiB each)
         // at once; a login that waits longer than `loginWaitSeconds` is answered 503.
         let hasher = PasswordHasher(
@@ -102,10 +107,10 @@ public final class AppServer: Sendable {
             waitLimit: .milliseconds(Int(configuration.loginWaitSeconds * 1000)))
         let accounts = WebAccounts(
             service: LocalAuthenticationService(
-                store: SQLiteUserSessionStore(database: database),
+                store: stores.users,
                 mailer: OutboxMailer(directory: home.outboxDirectory), hasher: hasher))
         let measurements = WebMeasurements(
-            service: LocalMeasurementService(store: SQLiteMeasurementStore(database: database)),
+            service: LocalMeasurementService(store: stores.measurements),
             parquet: configuration.parquet, reportTrends: configuration.reportTrends,
             madeBy: "sonde \(configuration.version)")
         // Pairing belongs to the machine: the pairing file `sonde device pair` writes.

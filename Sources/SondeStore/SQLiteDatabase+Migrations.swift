@@ -1,11 +1,16 @@
 import GRDB
+import SondeStoreFormat
 
 extension SQLiteDatabase {
-    /// The schema, one registered migration per version. Never edit a migration that has
-    /// shipped: add the next one (GRDB records which have run in `grdb_migrations`).
+    /// The schema, one registered migration per `StoreMigration` number (PostgreSQL applies the
+    /// same numbers). Never edit a migration that has shipped: add the next one. GRDB records
+    /// which have run in `grdb_migrations`, as it has since the first file was written.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: accounts and measurements") { db in
+        func register(_ number: Int, _ migrate: @escaping @Sendable (Database) throws -> Void) {
+            migrator.registerMigration(StoreMigration.all[number - 1].identifier, migrate: migrate)
+        }
+        register(1) { db in
             try db.execute(
                 sql: """
                     CREATE TABLE users (
@@ -60,7 +65,7 @@ extension SQLiteDatabase {
                     """
             )
         }
-        migrator.registerMigration("v2: failed logins per email and source") { db in
+        register(2) { db in
             // A lock per email alone let anyone lock the owner out with five wrong passwords.
             try db.execute(
                 sql: """

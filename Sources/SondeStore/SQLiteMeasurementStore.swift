@@ -3,6 +3,7 @@ import GRDB
 public import SondeAccounts
 public import SondeCore
 public import SondeMeasurements
+import SondeStoreFormat
 
 /// Saved measurements in `SQLiteDatabase`: one `measurements` row of metadata and summary,
 /// and the series as `measurement_batches` rows (one per pipeline batch, values as a
@@ -24,43 +25,64 @@ public struct SQLiteMeasurementStore: MeasurementStore {
     }
 
     public func insert(_ new: NewMeasurement) async throws -> SavedMeasurement {
-        let channels = try StoredJSON.encode(new.capture.channelNames)
-        let columns = try StoredJSON.encode(new.capture.columns)
-        let clock = try new.clock.map(StoredJSON.encode)
-        let summary = try StoredJSON.encode(new.summary)
         let hook = afterBatchInserted
+        let rows = try Rows(new)
         let id = try await database.write("save a measurement") { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO measurements (user_id, recorded_at, device_id, settings, comment, channels, columns,
-                        hop, clock, frame_count, summary)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    new.owner.rawValue, new.recordedAt, new.capture.deviceID, new.capture.settings, new.capture.comment,
-                    channels, columns, new.hop, clock, new.summary.frameCount, summary,
-                ]
-            )
-            let id = db.lastInsertedRowID
-            let statement = try db.makeStatement(
-                sql: """
-                    INSERT INTO measurement_batches (measurement_id, sequence, first_frame, frame_count, samples)
-                    VALUES (?, ?, ?, ?, ?)
-                    """
-            )
-            for (sequence, batch) in new.batches.enumerated() {
-                try statement.execute(arguments: [
-                    id, sequence, batch.firstFrame, batch.frameCount, DoubleBlob.encode(batch.values),
-                ])
-                hook?(sequence)
-            }
-            return id
+            try Self.insert(new, rows: rows, id: nil, in: db, afterBatchInserted: hook)
         }
         return SavedMeasurement(
             id: MeasurementID(id), owner: new.owner, recordedAt: new.recordedAt, deviceID: new.capture.deviceID,
             settings: new.capture.settings, comment: new.capture.comment, channelNames: new.capture.channelNames,
             columns: new.capture.columns, hop: new.hop, clock: new.clock, summary: new.summary
         )
+    }
+
+    /// The JSON columns of a measurement, encoded before its transaction starts.
+    struct Rows: Sendable {
+        var channels: String
+        var columns: String
+        var clock: String?
+        var summary: String
+
+        init(_ new: NewMeasurement) throws {
+            channels = try StoredJSON.encode(new.capture.channelNames)
+            columns = try StoredJSON.encode(new.capture.columns)
+            clock = try new.clock.map(StoredJSON.encode)
+            summary = try StoredJSON.encode(new.summary)
+        }
+    }
+
+    /// Inserts the measurement row (under `id`, or the next one) and its batches.
+    /// - Returns: the measurement's id.
+    static func insert(
+        _ new: NewMeasurement, rows: Rows, id: Int64?, in db: Database,
+        afterBatchInserted hook: (@Sendable (_ sequence: Int) -> Void)?
+    ) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO measurements (id, user_id, recorded_at, device_id, settings, comment, channels, columns,
+                    hop, clock, frame_count, summary)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                id, new.owner.rawValue, new.recordedAt, new.capture.deviceID, new.capture.settings, new.capture.comment,
+                rows.channels, rows.columns, new.hop, rows.clock, new.summary.frameCount, rows.summary,
+            ]
+        )
+        let id = db.lastInsertedRowID
+        let statement = try db.makeStatement(
+            sql: """
+                INSERT INTO measurement_batches (measurement_id, sequence, first_frame, frame_count, samples)
+                VALUES (?, ?, ?, ?, ?)
+                """
+        )
+        for (sequence, batch) in new.batches.enumerated() {
+            try statement.execute(arguments: [
+                id, sequence, batch.firstFrame, batch.frameCount, DoubleBlob.encode(batch.values),
+            ])
+            hook?(sequence)
+        }
+        return id
     }
 
     public func measurements(owner: UserID) async throws -> [SavedMeasurement] {

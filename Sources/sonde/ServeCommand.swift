@@ -18,6 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
             Examples:
               sonde serve                          # http://127.0.0.1:8080/
               sonde serve --listen 0.0.0.0:8443 --secure-cookies
+              sonde serve --database postgres://sonde@db.lab/sonde   # the lab's shared store (docs/deploy.md)
             """
     )
 
@@ -29,6 +30,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Mark the session cookie Secure (when a TLS reverse proxy serves the app).")
     var secureCookies = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The store: sqlite:PATH or postgres://USER@HOST[:PORT]/DB (default: SONDE_DATABASE_URL, else the file under SONDE_HOME).",
+            valueName: "URL"))
+    var database: String?
+
     func run() async throws {
         try await reportingErrors {
             let server = try await AppServer.start(
@@ -37,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
                     environment: ProcessInfo.processInfo.environment,
                     parquet: ParquetOptions.writerOptions(),
                     version: ParquetOptions.version, reportTrends: ReportCommand.defaultTrends,
-                    concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount)))
+                    concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount), database: database))
             AccountOutput.line("sonde serve: the app is at \(server.url)")
             await server.wait()
         }

@@ -35,7 +35,7 @@ struct Sonde: AsyncParsableCommand {
             DeviceCommand.self, BenchCommand.self,
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
             ForgotPasswordCommand.self, ResetPasswordCommand.self,
-            MeasureCommand.self, MeasurementsCommand.self, ServeCommand.self,
+            MeasureCommand.self, MeasurementsCommand.self, StoreCommand.self, ServeCommand.self,
         ]
     )
 

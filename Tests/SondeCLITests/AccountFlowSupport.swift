@@ -15,7 +15,10 @@ struct AccountUser {
         // `.../sonde`, so that a second user can reach the same data through XDG_DATA_HOME.
         home = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-home-\(UUID().uuidString)/sonde")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        environment = ["SONDE_HOME": home.path, "SONDE_SCRYPT_LOG_N": productionHashing ? "" : "10"]
+        // SONDE_DATABASE_URL emptied: a developer's own setting must not reach the tests.
+        environment = [
+            "SONDE_HOME": home.path, "SONDE_SCRYPT_LOG_N": productionHashing ? "" : "10", "SONDE_DATABASE_URL": "",
+        ]
     }
 
     @discardableResult

@@ -71,16 +71,21 @@ import Testing
     /// the 1,001st connection's request gets 503, and once the idle ones are closed by the
     /// header timeout a request is served again.
     @Test func idleConnectionsBeyondTheCapAreAnswered503() async throws {
-        let (server, port) = try await start(.init(headerTimeout: .seconds(2), maxConnections: 50))
+        // A header timeout well beyond the time 1,000 connections take to open on a loaded
+        // machine: with 2 s, the first idle ones were closed before the last opened.
+        let (server, port) = try await start(.init(headerTimeout: .seconds(10), maxConnections: 50))
         let first = try Connection(port: port)
         first.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         let t0 = ContinuousClock.now
         let firstAnswer = first.readUntilClosed()
         #expect(firstAnswer.text.hasPrefix("HTTP/1.1 200"), "\(firstAnswer) after \(ContinuousClock.now - t0)")
         var idle: [Connection] = []
+        let opening = ContinuousClock.now
         for _ in 0..<1_000 { idle.append(try Connection(port: port)) }
         // The server accepts them as it gets to them: give it a moment to count them all.
         try await Task.sleep(for: .milliseconds(300))
+        try #require(
+            ContinuousClock.now - opening < .seconds(8), "opening 1,000 connections took too long to test the cap")
         let refused = try Connection(port: port)
         refused.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let answer = refused.readUntilClosed()

@@ -1,24 +1,27 @@
 import Foundation
 import SondeAccounts
 import SondeCore
+import SondePostgres
 import SondeStore
+import SondeStoreFormat
 import Testing
 
 @Suite struct DatabaseTests {
-    @Test func opensInWALModeWithTheSchemaMigrated() throws {
-        let harness = try StoreHarness()
+    @Test func opensInWALModeWithTheSchemaMigrated() async throws {
+        let harness = try await StoreHarness(.sqlite)
+        let database = try #require(harness.sqlite)
         #expect(
-            try harness.database.appliedMigrations() == [
+            try database.appliedMigrations() == [
                 "v1: accounts and measurements", "v2: failed logins per email and source",
             ])
-        let header = try #require(FileManager.default.contents(atPath: harness.database.path))
+        let header = try #require(FileManager.default.contents(atPath: database.path))
         // SQLite's header: bytes 18 and 19 (file format read/write versions) are 2 in WAL mode.
         #expect(header.count >= 100 && header[18] == 2 && header[19] == 2)
-        let attributes = try FileManager.default.attributesOfItem(atPath: harness.database.path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: database.path)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
-        #expect(try harness.database.isConsistent())
+        #expect(try database.isConsistent())
         // Opening again migrates nothing twice.
-        let again = try SQLiteDatabase(path: harness.database.path)
+        let again = try SQLiteDatabase(path: database.path)
         #expect(
             try again.appliedMigrations() == [
                 "v1: accounts and measurements", "v2: failed logins per email and source",
@@ -33,8 +36,45 @@ import Testing
         }
     }
 
-    @Test func theDatabaseHoldsNoPasswordAndNoToken() async throws {
-        let harness = try StoreHarness()
+    @Test(.enabled(if: StoreEngine.available.contains(.postgres)))
+    func postgresIsMigratedOnceWhenProcessesStartTogether() async throws {
+        let location = try await StoreHarness.newPostgresDatabase()
+        // Four processes opening a new database at once: the advisory lock lets one migrate.
+        let opened = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    try await PostgresDatabase.open(location: location, maximumConnections: 1).appliedMigrations()
+                }
+            }
+            return try await group.reduce(into: [[Int]]()) { $0.append($1) }
+        }
+        let numbers = StoreMigration.all.map(\.number)
+        #expect(numbers == [1, 2])
+        #expect(opened == Array(repeating: numbers, count: 4))
+        let again = try await PostgresDatabase.open(location: location)
+        #expect(try await again.texts("SELECT count(*)::text FROM schema_migrations") == ["2"])
+        #expect(
+            try await again.texts("SELECT name FROM schema_migrations ORDER BY version")
+                == StoreMigration.all.map(\.name))
+        #expect(try await again.isConsistent())
+    }
+
+    @Test(.enabled(if: StoreEngine.available.contains(.postgres)))
+    func aNewerPostgresSchemaIsRefused() async throws {
+        let location = try await StoreHarness.newPostgresDatabase()
+        let database = try await PostgresDatabase.open(location: location)
+        _ = try await database.texts(
+            "INSERT INTO schema_migrations VALUES (99, 'from the future', 0) RETURNING 'x'::text")
+        await #expect {
+            _ = try await PostgresDatabase.open(location: location)
+        } throws: { error in
+            "\(error)".contains("version 99, newer than this sonde's 2") && "\(error)".contains(location.description)
+        }
+    }
+
+    @Test(arguments: StoreEngine.available)
+    func theDatabaseHoldsNoPasswordAndNoToken(engine: StoreEngine) async throws {
+        let harness = try await StoreHarness(engine)
         let ann = harness.client("ann")
         let password = "plaintext-password-7731"
         _ = try await ann.authentication.register(email: "ann@example.com", password: password)
@@ -49,8 +89,8 @@ import Testing
         _ = try await ann.authentication.login(email: "ann@example.com", password: newPassword)
         let latestToken = try #require(try ann.sessionFile.load())
 
-        let bytes = try harness.databaseBytes()
-        #expect(bytes.count > 4096)
+        let bytes = try await harness.storedBytes()
+        #expect(bytes.count > (engine == .sqlite ? 4096 : 300), "the scan reads what is stored")
         for secret in [password, newPassword, sessionToken, latestToken, String(resetToken)] {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "found a secret in the database: \(secret.prefix(6))…")
             // Nor its raw bytes, for the hex tokens.
@@ -73,9 +113,10 @@ import Testing
     }
 }
 
-@Suite struct SQLiteAccountTests {
-    @Test func theWholeAccountLifeOnSQLite() async throws {
-        let harness = try StoreHarness()
+@Suite struct AccountStoreTests {
+    @Test(arguments: StoreEngine.available)
+    func theWholeAccountLife(engine: StoreEngine) async throws {
+        let harness = try await StoreHarness(engine)
         let phone = harness.client("phone")
         let laptop = harness.client("laptop")
         let ann = try await phone.authentication.register(email: "Ann@Example.com", password: "correct horse")
@@ -103,9 +144,9 @@ import Testing
         #expect(try await phone.authentication.login(email: "ann@example.com", password: "battery staple") == ann)
     }
 
-    @Test func concurrentFailuresAreAllCounted() async throws {
-        let harness = try StoreHarness()
-        let store = SQLiteUserSessionStore(database: harness.database)
+    @Test(arguments: StoreEngine.available)
+    func concurrentFailuresAreAllCounted(engine: StoreEngine) async throws {
+        let store = try await StoreHarness(engine).stores.users
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
                 group.addTask {
@@ -124,9 +165,9 @@ import Testing
         #expect(try await store.loginFailures(email: "ann@example.com", source: "b") == nil)
     }
 
-    @Test func racingRegistrationsMakeOneAccount() async throws {
-        let harness = try StoreHarness()
-        let store = SQLiteUserSessionStore(database: harness.database)
+    @Test(arguments: StoreEngine.available)
+    func racingRegistrationsMakeOneAccount(engine: StoreEngine) async throws {
+        let store = try await StoreHarness(engine).stores.users
         let results = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<8 {
                 group.addTask {
@@ -141,9 +182,9 @@ import Testing
         }
     }
 
-    @Test func expiredSessionsAreNotAccepted() async throws {
-        let harness = try StoreHarness()
-        let store = SQLiteUserSessionStore(database: harness.database)
+    @Test(arguments: StoreEngine.available)
+    func expiredSessionsAreNotAccepted(engine: StoreEngine) async throws {
+        let store = try await StoreHarness(engine).stores.users
         let ann = try await store.createUser(email: "ann@example.com", passwordHash: "h", createdAt: 0)
         try await store.createSession(tokenHash: [1, 2, 3], user: ann.id, createdAt: 0, expiresAt: 100)
         #expect(try await store.account(sessionTokenHash: [1, 2, 3], now: 99) == ann)

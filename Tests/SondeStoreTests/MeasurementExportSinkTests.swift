@@ -27,7 +27,7 @@ final class RecordingSink: ByteSink {
 @Suite struct MeasurementExportSinkTests {
     @Test(arguments: OutputFormat.allCases)
     func anExportIntoASinkIsTheFileExportByteForByte(format: OutputFormat) async throws {
-        let harness = try StoreHarness()
+        let harness = try await StoreHarness()
         let ann = harness.client("ann")
         let account = try await ann.authentication.register(email: "ann@example.com", password: "correct horse")
         let service = ann.measurements.service
@@ -49,7 +49,7 @@ final class RecordingSink: ByteSink {
     }
 
     @Test func aRefusedExportAbandonsTheSink() async throws {
-        let harness = try StoreHarness()
+        let harness = try await StoreHarness()
         let ann = harness.client("ann")
         let account = try await ann.authentication.register(email: "ann@example.com", password: "correct horse")
         let sink = RecordingSink()
@@ -69,7 +69,7 @@ final class RecordingSink: ByteSink {
             func finish() throws {}
             func abandon() { abandoned = true }
         }
-        let harness = try StoreHarness()
+        let harness = try await StoreHarness()
         let ann = harness.client("ann")
         let account = try await ann.authentication.register(email: "ann@example.com", password: "correct horse")
         let service = ann.measurements.service
@@ -87,12 +87,12 @@ final class RecordingSink: ByteSink {
 
     /// One service value serves both users: each call is for the account it names.
     @Test func oneServiceActsForTheAccountEachCallNames() async throws {
-        let harness = try StoreHarness()
+        let harness = try await StoreHarness()
         let ann = try await harness.client("ann").authentication.register(
             email: "ann@example.com", password: "correct horse")
         let bob = try await harness.client("bob").authentication.register(
             email: "bob@example.com", password: "battery staple")
-        let service = LocalMeasurementService(store: SQLiteMeasurementStore(database: harness.database))
+        let service = LocalMeasurementService(store: harness.stores.measurements)
         let annsOwn = try await service.save(
             sampleCapture(comment: "ann's"), records: sampleBatches(frames: 5), for: ann)
         let bobsOwn = try await service.save(

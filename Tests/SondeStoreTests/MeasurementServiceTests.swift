@@ -8,8 +8,10 @@ import Testing
 
 @Suite struct MeasurementServiceTests {
     /// Two users on one database, both logged in.
-    private func twoUsers() async throws -> (StoreHarness, StoreHarness.Client, StoreHarness.Client) {
-        let harness = try StoreHarness()
+    private func twoUsers(
+        _ engine: StoreEngine
+    ) async throws -> (StoreHarness, StoreHarness.Client, StoreHarness.Client) {
+        let harness = try await StoreHarness(engine)
         let ann = harness.client("ann")
         let bob = harness.client("bob")
         _ = try await ann.authentication.register(email: "ann@example.com", password: "correct horse")
@@ -44,12 +46,14 @@ import Testing
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
-    @Test(arguments: [
-        RecordClock.seconds(sampleRate: 25_600, offset: 0.125),
-        RecordClock.wallClock(sampleRate: 1000, epochOfFirstSample: 1_800_000_000.25),
-    ])
-    func exportIsByteForByteWhatProcessWrites(clock: RecordClock) async throws {
-        let (harness, ann, _) = try await twoUsers()
+    @Test(
+        arguments: StoreEngine.available,
+        [
+            RecordClock.seconds(sampleRate: 25_600, offset: 0.125),
+            RecordClock.wallClock(sampleRate: 1000, epochOfFirstSample: 1_800_000_000.25),
+        ])
+    func exportIsByteForByteWhatProcessWrites(engine: StoreEngine, clock: RecordClock) async throws {
+        let (harness, ann, _) = try await twoUsers(engine)
         let batches = sampleBatches(frames: 40, clock: clock)
         let saved = try await ann.measurements.save(sampleCapture(), records: batches)
         for format in OutputFormat.allCases {
@@ -60,8 +64,9 @@ import Testing
         }
     }
 
-    @Test func saveComputesThePerChannelMeans() async throws {
-        let (_, ann, _) = try await twoUsers()
+    @Test(arguments: StoreEngine.available)
+    func saveComputesThePerChannelMeans(engine: StoreEngine) async throws {
+        let (_, ann, _) = try await twoUsers(engine)
         let batches = sampleBatches(frames: 23, batchSize: 5)
         let saved = try await ann.measurements.save(sampleCapture(recordedAt: 1_800_000_000), records: batches)
         #expect(saved.frameCount == 23 && saved.recordCount == 46)
@@ -79,8 +84,9 @@ import Testing
         #expect(try await ann.measurements.show(id: saved.id) == saved)
     }
 
-    @Test func listIsNewestFirstAndShowsOnlyTheUsersOwn() async throws {
-        let (_, ann, bob) = try await twoUsers()
+    @Test(arguments: StoreEngine.available)
+    func listIsNewestFirstAndShowsOnlyTheUsersOwn(engine: StoreEngine) async throws {
+        let (_, ann, bob) = try await twoUsers(engine)
         let first = try await ann.measurements.save(
             sampleCapture(comment: "first", recordedAt: 1000), records: sampleBatches(frames: 3))
         let third = try await ann.measurements.save(
@@ -92,8 +98,9 @@ import Testing
         #expect(first.id < third.id)
     }
 
-    @Test func oneUserCanNeverReachAnothersMeasurement() async throws {
-        let (harness, ann, bob) = try await twoUsers()
+    @Test(arguments: StoreEngine.available)
+    func oneUserCanNeverReachAnothersMeasurement(engine: StoreEngine) async throws {
+        let (harness, ann, bob) = try await twoUsers(engine)
         let annsOwn = try await ann.measurements.save(sampleCapture(), records: sampleBatches(frames: 10))
         let missing = MeasurementID(annsOwn.id.rawValue + 1000)
         for id in [annsOwn.id, missing] {
@@ -119,8 +126,9 @@ import Testing
         #expect(try await ann.measurements.show(id: annsOwn.id) == annsOwn, "still there for Ann")
     }
 
-    @Test func everythingNeedsALoggedInUser() async throws {
-        let (harness, ann, _) = try await twoUsers()
+    @Test(arguments: StoreEngine.available)
+    func everythingNeedsALoggedInUser(engine: StoreEngine) async throws {
+        let (harness, ann, _) = try await twoUsers(engine)
         try await ann.authentication.logout()
         await #expect(throws: AccountError.notLoggedIn) { _ = try await ann.measurements.list() }
         await #expect(throws: AccountError.notLoggedIn) {
@@ -131,20 +139,22 @@ import Testing
         }
     }
 
-    @Test func deleteRemovesTheMeasurementAndItsSeries() async throws {
-        let (harness, ann, _) = try await twoUsers()
+    @Test(arguments: StoreEngine.available)
+    func deleteRemovesTheMeasurementAndItsSeries(engine: StoreEngine) async throws {
+        let (harness, ann, _) = try await twoUsers(engine)
         let kept = try await ann.measurements.save(sampleCapture(comment: "kept"), records: sampleBatches(frames: 30))
         let gone = try await ann.measurements.save(sampleCapture(comment: "gone"), records: sampleBatches(frames: 30))
         try await ann.measurements.delete(id: gone.id)
         #expect(try await ann.measurements.list().map(\.id) == [kept.id])
-        let store = SQLiteMeasurementStore(database: harness.database)
+        let store = harness.stores.measurements
         #expect(try await store.batches(of: gone.id, owner: kept.owner) == nil)
         #expect(try await store.batches(of: kept.id, owner: kept.owner)?.count == 5)
-        #expect(try harness.database.isConsistent())
+        #expect(try await harness.isConsistent())
     }
 
-    @Test func aCaptureShorterThanOneWindowSavesAndExportsNoRecords() async throws {
-        let (harness, ann, _) = try await twoUsers()
+    @Test(arguments: StoreEngine.available)
+    func aCaptureShorterThanOneWindowSavesAndExportsNoRecords(engine: StoreEngine) async throws {
+        let (harness, ann, _) = try await twoUsers(engine)
         let saved = try await ann.measurements.save(sampleCapture(), records: [])
         #expect(saved.frameCount == 0 && saved.hop == nil && saved.clock == nil)
         #expect(saved.summary.channels.map(\.means) == [[], []])
@@ -155,8 +165,9 @@ import Testing
         }
     }
 
-    @Test func recordsThatDoNotMatchTheCaptureAreRefused() async throws {
-        let (_, ann, _) = try await twoUsers()
+    @Test(arguments: StoreEngine.available)
+    func recordsThatDoNotMatchTheCaptureAreRefused(engine: StoreEngine) async throws {
+        let (_, ann, _) = try await twoUsers(engine)
         let good = sampleBatches(frames: 14)
         var wrongChannels = good
         wrongChannels[1].channelNames = ["x", "z"]
@@ -180,8 +191,9 @@ import Testing
         #expect(try await ann.measurements.list().isEmpty, "nothing half-saved")
     }
 
-    @Test func exportAllWritesOneFilePerMeasurementAndAnIndex() async throws {
-        let (harness, ann, _) = try await twoUsers()
+    @Test(arguments: StoreEngine.available)
+    func exportAllWritesOneFilePerMeasurementAndAnIndex(engine: StoreEngine) async throws {
+        let (harness, ann, _) = try await twoUsers(engine)
         let older = try await ann.measurements.save(
             sampleCapture(comment: "older", recordedAt: 1000), records: sampleBatches(frames: 4))
         let newer = try await ann.measurements.save(
@@ -213,8 +225,9 @@ import Testing
         #expect(indexText.contains("\"rms\":\(expected.description)"))
     }
 
-    @Test func concurrentSavesAllLand() async throws {
-        let (harness, ann, _) = try await twoUsers()
+    @Test(arguments: StoreEngine.available)
+    func concurrentSavesAllLand(engine: StoreEngine) async throws {
+        let (harness, ann, _) = try await twoUsers(engine)
         let saved = try await withThrowingTaskGroup(of: SavedMeasurement.self) { group in
             for index in 0..<16 {
                 group.addTask {
@@ -226,6 +239,6 @@ import Testing
         }
         #expect(Set(saved.map(\.id)).count == 16)
         #expect(try await ann.measurements.list().count == 16)
-        #expect(try harness.database.isConsistent())
+        #expect(try await harness.isConsistent())
     }
 }

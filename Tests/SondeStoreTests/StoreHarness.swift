@@ -3,18 +3,86 @@ import SondeAccounts
 import SondeCore
 import SondeIO
 import SondeMeasurements
+import SondePostgres
 import SondeStore
+import SondeStoreFormat
+import Testing
 
-/// A fresh database in a temporary directory, and clients over it, each with its own
-/// session file, as separate machines (or users) would have.
-struct StoreHarness {
+/// The engines the store tests run on: SQLite always; PostgreSQL too when
+/// `SONDE_TEST_DATABASE_URL` names a server (`make test` starts one, so there it always does).
+enum StoreEngine: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    static let serverVariable = "SONDE_TEST_DATABASE_URL"
+
+    static var available: [StoreEngine] {
+        ProcessInfo.processInfo.environment[serverVariable].map { $0.isEmpty ? [.sqlite] : allCases } ?? [.sqlite]
+    }
+
+    /// The test server's maintenance database, where each test's own database is made.
+    static func serverLocation() throws -> PostgresLocation {
+        let environment = ProcessInfo.processInfo.environment
+        let text = try #require(environment[serverVariable], "\(serverVariable) names no PostgreSQL server")
+        return try PostgresLocation(parsing: text, environment: environment)
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// A fresh database (a SQLite file in a temporary directory, or a new database on the test
+/// server) and clients over it, each with its own session file, as separate machines (or
+/// users) would have.
+struct StoreHarness: Sendable {
+    typealias Stores = (users: any UserSessionStore, measurements: any MeasurementStore)
+
+    let engine: StoreEngine
     let directory: String
-    let database: SQLiteDatabase
+    let url: StoreURL
+    /// The first instance's stores; `anotherInstance()` opens more on the same database.
+    let stores: Stores
+    let sqlite: SQLiteDatabase?
+    let postgres: PostgresDatabase?
 
-    init() throws {
+    init(_ engine: StoreEngine = .sqlite) async throws {
+        self.engine = engine
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-store-\(UUID().uuidString)")
         directory = url.path
-        database = try SQLiteDatabase(path: directory + "/sonde.sqlite")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        switch engine {
+        case .sqlite:
+            let database = try SQLiteDatabase(path: directory + "/sonde.sqlite")
+            self.url = .sqlite(path: database.path)
+            sqlite = database
+            postgres = nil
+            stores = (SQLiteUserSessionStore(database: database), SQLiteMeasurementStore(database: database))
+        case .postgres:
+            let location = try await Self.newPostgresDatabase()
+            let database = try await PostgresDatabase.open(location: location, maximumConnections: 8)
+            self.url = .postgres(location)
+            sqlite = nil
+            postgres = database
+            stores = (PostgresUserSessionStore(database: database), PostgresMeasurementStore(database: database))
+        }
+    }
+
+    /// A new, empty database on the test server: one per test, so tests never collide.
+    static func newPostgresDatabase() async throws -> PostgresLocation {
+        let server = try StoreEngine.serverLocation()
+        let name = "sonde_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await PostgresDatabase.createDatabase(named: name, admin: server)
+        return server.with(database: name)
+    }
+
+    /// The same database opened again, as a second process (another `sonde serve`) opens it.
+    func anotherInstance() async throws -> Stores {
+        switch url {
+        case .sqlite(let path):
+            let database = try SQLiteDatabase(path: path)
+            return (SQLiteUserSessionStore(database: database), SQLiteMeasurementStore(database: database))
+        case .postgres(let location):
+            let database = try await PostgresDatabase.open(location: location, maximumConnections: 8)
+            return (PostgresUserSessionStore(database: database), PostgresMeasurementStore(database: database))
+        }
     }
 
     struct Client {
@@ -29,28 +97,51 @@ struct StoreHarness {
         }
     }
 
-    /// - Parameter name: names the client's session file.
-    func client(_ name: String, now: @escaping @Sendable () -> Double = WallClock.now) -> Client {
+    /// - Parameters:
+    ///   - name: names the client's session file (two clients of one name share it, as two
+    ///     processes of one user on one machine do).
+    ///   - instance: the stores to work through (default: the first instance's).
+    func client(
+        _ name: String, instance: Stores? = nil, source: String = LoginSource.current,
+        now: @escaping @Sendable () -> Double = WallClock.now
+    ) -> Client {
+        let stores = instance ?? self.stores
         let sessionFile = SessionFile(path: "\(directory)/\(name)/session")
         let service = LocalAuthenticationService(
-            store: SQLiteUserSessionStore(database: database), mailer: OutboxMailer(directory: directory + "/outbox"),
+            store: stores.users, mailer: OutboxMailer(directory: directory + "/outbox"),
             hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)), now: now
         )
-        let authentication = SessionFileClient(service: service, credentials: sessionFile)
-        let measurements = LocalMeasurementService(store: SQLiteMeasurementStore(database: database), now: now)
+        let authentication = SessionFileClient(service: service, credentials: sessionFile, client: source)
+        let measurements = LocalMeasurementService(store: stores.measurements, now: now)
         return Client(
             authentication: authentication,
             measurements: SignedInMeasurements(service: measurements, session: authentication),
             sessionFile: sessionFile)
     }
 
-    /// Every byte of the database, its WAL and shared-memory files.
-    func databaseBytes() throws -> Data {
+    /// Everything the database holds: SQLite's file with its WAL and shared-memory files;
+    /// on PostgreSQL every row of every table as text (`bytea` as hex), since the server's
+    /// files are not ours to read.
+    func storedBytes() async throws -> Data {
         var bytes = Data()
-        for suffix in ["", "-wal", "-shm"] {
-            if let data = FileManager.default.contents(atPath: database.path + suffix) { bytes.append(data) }
+        if let sqlite {
+            for suffix in ["", "-wal", "-shm"] {
+                if let data = FileManager.default.contents(atPath: sqlite.path + suffix) { bytes.append(data) }
+            }
+        }
+        if let postgres {
+            for table in ["users", "sessions", "reset_tokens", "login_failures", "measurements", "measurement_batches"]
+            {
+                let rows = try await postgres.texts("SELECT t::text FROM \(table) t")
+                for row in rows { bytes.append(Data((row ?? "").utf8)) }
+            }
         }
         return bytes
+    }
+
+    func isConsistent() async throws -> Bool {
+        if let sqlite { return try sqlite.isConsistent() }
+        return try await postgres?.isConsistent() ?? false
     }
 }
 
@@ -87,8 +178,10 @@ struct SignedInMeasurements {
 
 /// Deterministic records: `frames` frames of 2 channels and 3 columns in batches of
 /// `batchSize` (the last may be shorter), values depending on everything.
+/// - Parameter seed: varies the values (a seed of 0 gives the values tests have always used).
 func sampleBatches(
-    frames: Int, batchSize: Int = 7, clock: RecordClock = .seconds(sampleRate: 25_600, offset: 0.125), hop: Int = 512
+    frames: Int, batchSize: Int = 7, clock: RecordClock = .seconds(sampleRate: 25_600, offset: 0.125), hop: Int = 512,
+    seed: Int = 0
 ) -> [RecordBatch] {
     stride(from: 0, to: frames, by: batchSize).map { first in
         let count = min(batchSize, frames - first)
@@ -97,7 +190,8 @@ func sampleBatches(
             for channel in 0..<2 {
                 for column in 0..<3 {
                     values.append(
-                        sin(Double(frame * 7 + channel * 3 + column)) * pow(10, Double(column - 1)) + 1.0 / 3.0)
+                        sin(Double(frame * 7 + channel * 3 + column + seed * 1009)) * pow(10, Double(column - 1))
+                            + 1.0 / 3.0)
                 }
             }
         }

@@ -1,9 +1,9 @@
 import Foundation
-import SondeCore
-import SondeMeasurements
+package import SondeCore
+package import SondeMeasurements
 
 /// The JSON columns of `measurements`, with field names that are part of the schema.
-enum StoredJSON {
+package enum StoredJSON {
     private struct Clock: Decodable {
         var kind: String
         var sampleRate: Double
@@ -24,7 +24,7 @@ enum StoredJSON {
     // Written with `JSONValue` (keys sorted, as the rows written before it have them);
     // read with `JSONDecoder` into the Codable shapes above.
 
-    static func encode(_ clock: RecordClock) throws -> String {
+    package static func encode(_ clock: RecordClock) throws -> String {
         switch clock {
         case .seconds(let rate, let offset):
             JSONValue.object(["kind": .string("seconds"), "offset": .number(offset), "sampleRate": .number(rate)]).text
@@ -35,7 +35,7 @@ enum StoredJSON {
         }
     }
 
-    static func decodeClock(_ text: String) throws -> RecordClock {
+    package static func decodeClock(_ text: String) throws -> RecordClock {
         let clock = try JSONDecoder().decode(Clock.self, from: Data(text.utf8))
         switch (clock.kind, clock.offset, clock.epochOfFirstSample) {
         case ("seconds", let offset?, _): return .seconds(sampleRate: clock.sampleRate, offset: offset)
@@ -44,7 +44,7 @@ enum StoredJSON {
         }
     }
 
-    static func encode(_ summary: MeasurementSummary) throws -> String {
+    package static func encode(_ summary: MeasurementSummary) throws -> String {
         JSONValue.object([
             "channels": .array(
                 summary.channels.map { .object(["means": .numbers($0.means), "name": .string($0.name)]) }),
@@ -53,7 +53,7 @@ enum StoredJSON {
         ]).text
     }
 
-    static func decodeSummary(_ text: String) throws -> MeasurementSummary {
+    package static func decodeSummary(_ text: String) throws -> MeasurementSummary {
         let summary = try JSONDecoder().decode(Summary.self, from: Data(text.utf8))
         return MeasurementSummary(
             columns: summary.columns, channels: summary.channels.map { .init(name: $0.name, means: $0.means) },
@@ -61,11 +61,11 @@ enum StoredJSON {
         )
     }
 
-    static func encode(_ strings: [String]) throws -> String {
+    package static func encode(_ strings: [String]) throws -> String {
         JSONValue.strings(strings).text
     }
 
-    static func decodeStrings(_ text: String) throws -> [String] {
+    package static func decodeStrings(_ text: String) throws -> [String] {
         try JSONDecoder().decode([String].self, from: Data(text.utf8))
     }
 }

@@ -1,0 +1,158 @@
+import Foundation
+import PostgresNIO
+public import SondeAccounts
+public import SondeCore
+public import SondeMeasurements
+import SondeStoreFormat
+
+/// Saved measurements in `PostgresDatabase`, laid out as `SQLiteMeasurementStore` lays them
+/// out: a `measurements` row (the JSON columns written by the same `StoredJSON`) and one
+/// `measurement_batches` row per batch whose `samples` are `DoubleBlob`'s bytes, so a
+/// series read back from either engine is bit for bit the one saved.
+public struct PostgresMeasurementStore: MeasurementStore {
+    let database: PostgresDatabase
+
+    public init(database: PostgresDatabase) {
+        self.database = database
+    }
+
+    private var logger: Logger { PostgresDatabase.logger }
+
+    static let columns =
+        "id, user_id, recorded_at, device_id, settings, comment, channels, columns, hop, clock, frame_count, summary"
+
+    public func insert(_ new: NewMeasurement) async throws -> SavedMeasurement {
+        let id = try await database.transaction("save a measurement") { connection in
+            try await Self.insert(new, id: nil, on: connection, database: database)
+        }
+        return SavedMeasurement(
+            id: MeasurementID(id), owner: new.owner, recordedAt: new.recordedAt, deviceID: new.capture.deviceID,
+            settings: new.capture.settings, comment: new.capture.comment, channelNames: new.capture.channelNames,
+            columns: new.capture.columns, hop: new.hop, clock: new.clock, summary: new.summary
+        )
+    }
+
+    /// Inserts the measurement row (under `id`, or the next of the identity) and its batches,
+    /// inside the caller's transaction.
+    /// - Returns: the measurement's id.
+    static func insert(
+        _ new: NewMeasurement, id: Int64?, on connection: PostgresConnection, database: PostgresDatabase
+    ) async throws -> Int64 {
+        let channels = try StoredJSON.encode(new.capture.channelNames)
+        let columns = try StoredJSON.encode(new.capture.columns)
+        let clock = try new.clock.map(StoredJSON.encode)
+        let summary = try StoredJSON.encode(new.summary)
+        let row = try await connection.query(
+            """
+            INSERT INTO measurements (id, user_id, recorded_at, device_id, settings, comment, channels, columns,
+                hop, clock, frame_count, summary)
+            VALUES (COALESCE(\(id), nextval(pg_get_serial_sequence('measurements', 'id'))), \(new.owner.rawValue),
+                \(new.recordedAt), \(new.capture.deviceID), \(new.capture.settings), \(new.capture.comment), \(channels),
+                \(columns), \(new.hop), \(clock), \(new.summary.frameCount), \(summary))
+            RETURNING id
+            """, logger: PostgresDatabase.logger
+        ).collect().first
+        guard let id = try row?.decode(Int64.self) else {
+            throw SondeError(.io, "database \(database.location): the new measurement got no id")
+        }
+        for (sequence, batch) in new.batches.enumerated() {
+            try await connection.query(
+                """
+                INSERT INTO measurement_batches (measurement_id, sequence, first_frame, frame_count, samples)
+                VALUES (\(id), \(sequence), \(batch.firstFrame), \(batch.frameCount), \(DoubleBlob.encode(batch.values)))
+                """, logger: PostgresDatabase.logger)
+        }
+        return id
+    }
+
+    public func measurements(owner: UserID) async throws -> [SavedMeasurement] {
+        try await database.withConnection("list measurements") { connection in
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL:
+                        "SELECT \(Self.columns) FROM measurements WHERE user_id = $1 ORDER BY recorded_at DESC, id DESC",
+                    binds: Self.binds(owner.rawValue)),
+                logger: logger
+            ).collect().map(Self.measurement)
+        }
+    }
+
+    public func measurement(id: MeasurementID, owner: UserID) async throws -> SavedMeasurement? {
+        try await database.withConnection("read a measurement") { connection in
+            try await Self.measurement(id: id, owner: owner, on: connection)
+        }
+    }
+
+    public func batches(of id: MeasurementID, owner: UserID) async throws -> [RecordBatch]? {
+        // One snapshot for the row and its batches, as SQLite's read transaction gives.
+        try await database.transaction("read a measurement's records", isolation: "REPEATABLE READ READ ONLY") {
+            connection in
+            guard let measurement = try await Self.measurement(id: id, owner: owner, on: connection) else {
+                return nil
+            }
+            guard let hop = measurement.hop, let clock = measurement.clock else { return [] }
+            var batches: [RecordBatch] = []
+            let rows = try await connection.query(
+                """
+                SELECT first_frame, frame_count, samples FROM measurement_batches
+                WHERE measurement_id = \(id.rawValue) ORDER BY sequence
+                """, logger: logger)
+            for try await (firstFrame, frameCount, samples) in rows.decode((Int, Int, ByteBuffer).self) {
+                guard let values = samples.withUnsafeReadableBytes({ DoubleBlob.decode($0) }) else {
+                    throw SondeError(
+                        .invalidInput, "database \(database.location): measurement \(id) has a damaged batch")
+                }
+                batches.append(
+                    RecordBatch(
+                        fileName: "measurement-\(id)", channelNames: measurement.channelNames,
+                        columnCount: measurement.columns.count, firstFrame: firstFrame, frameCount: frameCount,
+                        hop: hop, clock: clock, values: values
+                    )
+                )
+            }
+            return batches
+        }
+    }
+
+    public func delete(id: MeasurementID, owner: UserID) async throws -> Bool {
+        try await database.withConnection("delete a measurement") { connection in
+            // The batches go with it (ON DELETE CASCADE).
+            let deleted = try await connection.query(
+                "DELETE FROM measurements WHERE id = \(id.rawValue) AND user_id = \(owner.rawValue) RETURNING id",
+                logger: logger
+            ).collect()
+            return !deleted.isEmpty
+        }
+    }
+
+    private static func measurement(
+        id: MeasurementID, owner: UserID, on connection: PostgresConnection
+    )
+        async throws -> SavedMeasurement?
+    {
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: "SELECT \(columns) FROM measurements WHERE id = $1 AND user_id = $2",
+                binds: binds(id.rawValue, owner.rawValue)),
+            logger: PostgresDatabase.logger
+        ).collect().first.map(measurement)
+    }
+
+    private static func binds(_ values: Int64...) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values { bindings.append(value) }
+        return bindings
+    }
+
+    private static func measurement(_ row: PostgresRow) throws -> SavedMeasurement {
+        let (id, owner, recordedAt, deviceID, settings, comment, channels, columns, hop, clock, _, summary) =
+            try row.decode(
+                (Int64, Int64, Double, String, String, String, String, String, Int?, String?, Int, String).self)
+        return SavedMeasurement(
+            id: MeasurementID(id), owner: UserID(owner), recordedAt: recordedAt, deviceID: deviceID, settings: settings,
+            comment: comment, channelNames: try StoredJSON.decodeStrings(channels),
+            columns: try StoredJSON.decodeStrings(columns), hop: hop, clock: try clock.map(StoredJSON.decodeClock),
+            summary: try StoredJSON.decodeSummary(summary)
+        )
+    }
+}
