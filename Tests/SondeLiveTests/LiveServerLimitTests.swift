@@ -68,37 +68,37 @@ import Testing
     }
 
     /// 1,000 idle connections against a cap of 50 (kept small so the test takes seconds):
-    /// the 1,001st connection's request gets 503, and once the idle ones are closed by the
-    /// header timeout a request is served again.
-    @Test func idleConnectionsBeyondTheCapAreAnswered503() async throws {
-        // A header timeout well beyond the time 1,000 connections take to open on a loaded
-        // machine: with 2 s, the first idle ones were closed before the last opened.
-        let (server, port) = try await start(.init(headerTimeout: .seconds(10), maxConnections: 50))
+    /// the 1,001st connection's request gets 503, and once the idle ones are closed a
+    /// request is served again. (That idle connections are closed by the header timeout is
+    /// `headerThatNeverEndsIsClosed`'s; here the timeout is long, because opening 1,000
+    /// connections took 13.6 s while every other suite ran on the same 2 cores.)
+    @Test(.timeLimit(.minutes(3)))
+    func idleConnectionsBeyondTheCapAreAnswered503() async throws {
+        let (server, port) = try await start(.init(headerTimeout: .seconds(600), maxConnections: 50))
         let first = try Connection(port: port)
         first.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         let t0 = ContinuousClock.now
         let firstAnswer = first.readUntilClosed()
         #expect(firstAnswer.text.hasPrefix("HTTP/1.1 200"), "\(firstAnswer) after \(ContinuousClock.now - t0)")
         var idle: [Connection] = []
-        let opening = ContinuousClock.now
         for _ in 0..<1_000 { idle.append(try Connection(port: port)) }
         // The server accepts them as it gets to them: give it a moment to count them all.
         try await Task.sleep(for: .milliseconds(300))
-        try #require(
-            ContinuousClock.now - opening < .seconds(8), "opening 1,000 connections took too long to test the cap")
         let refused = try Connection(port: port)
         refused.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let answer = refused.readUntilClosed()
         #expect(answer.text.hasPrefix("HTTP/1.1 503 Service Unavailable"), "\(answer.text)")
         #expect(answer.closed)
-        // Every idle connection is closed by the server within the header timeout.
-        let closedByServer = idle.prefix(20).filter { $0.readUntilClosed().closed }.count
-        #expect(closedByServer == 20)
         idle.removeAll()
-        try await Task.sleep(for: .milliseconds(300))
-        let later = try Connection(port: port)
-        later.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        #expect(later.readUntilClosed().text.hasPrefix("HTTP/1.1 200"))
+        // The server notices the closed connections as it gets to them: ask until it serves.
+        var served = false
+        for _ in 0..<100 where !served {
+            try await Task.sleep(for: .milliseconds(300))
+            let later = try Connection(port: port)
+            later.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            served = later.readUntilClosed().text.hasPrefix("HTTP/1.1 200")
+        }
+        #expect(served, "still refused 30 s after the idle connections closed")
         await server.stop()
     }
 }

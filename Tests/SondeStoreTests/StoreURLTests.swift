@@ -101,7 +101,11 @@ import Testing
 }
 
 /// What a person sees when the server cannot be used: one line naming it, quickly.
-@Suite(.enabled(if: StoreEngine.available.contains(.postgres)))
+/// Wall-clock bounds here would measure the test runner too: with every suite running at
+/// once on 2 cores, an instant refusal was seen to take 65 s to come back. So a hang is
+/// caught by the time limit, and how a wait ended by its message (refused at once, or the
+/// connect timeout's own words).
+@Suite(.enabled(if: StoreEngine.available.contains(.postgres)), .timeLimit(.minutes(3)))
 struct PostgresConnectionErrorTests {
     private func openingFails(_ location: PostgresLocation) async throws -> (message: String, seconds: Double) {
         let start = Date()
@@ -119,13 +123,12 @@ struct PostgresConnectionErrorTests {
         // A port nothing listens on (bound, read back and closed again here).
         var location = try StoreEngine.serverLocation()
         location.port = try Self.closedPort()
-        // Refused at once: the error comes long before a connect timeout would end the wait
-        // (the bound allows for a machine busy with other tests).
+        // Refused at once, not ended by the connect timeout: the message says which.
         location.connectTimeout = 60
-        let (message, seconds) = try await openingFails(location)
+        let (message, _) = try await openingFails(location)
         #expect(message.contains("database \(location.description): cannot connect: connection refused by 127.0.0.1:"))
+        #expect(!message.contains("within 60 s"))
         #expect(!message.contains("\n") && !message.contains(location.password ?? "no password"))
-        #expect(seconds < 30)
     }
 
     @Test func aMissingDatabaseSaysSo() async throws {
@@ -154,7 +157,7 @@ struct PostgresConnectionErrorTests {
         let (message, seconds) = try await openingFails(location)
         #expect(
             message.contains("cannot connect: no answer from 127.0.0.1:\(listener.port) within 2 s (connect_timeout)"))
-        #expect(seconds >= 1.9 && seconds < 30, "ended by the timeout, not by a hang")
+        #expect(seconds >= 1.9, "ended by the timeout, not before it")
         _ = listener
     }
 
