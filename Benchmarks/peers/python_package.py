@@ -29,22 +29,11 @@ import soundfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python"))
 import sonde  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from features_numpy_dataset import walk  # noqa: E402  (sonde's order, as the numpy peer walks)
+
 FEATURES = ["rms", "zero_crossing_rate", "spectral_centroid", "spectral_bandwidth", "spectral_rolloff", "spectral_flatness"]
 N, H, MEL, MFCC = 1024, 512, 40, 13
-
-
-def walk(folder: str) -> list[str]:
-    """sonde's order: depth first, names in byte order, hidden names skipped."""
-    paths = []
-    for name in sorted(os.listdir(folder), key=lambda n: n.encode()):
-        if name.startswith("."):
-            continue
-        path = os.path.join(folder, name)
-        if os.path.isdir(path):
-            paths += walk(path)
-        elif name.lower().endswith(".wav"):
-            paths.append(path)
-    return paths
 
 
 def librosa_columns(paths: list[str]) -> int:
