@@ -10,13 +10,6 @@ public protocol AuthenticationService: Sendable {
     /// - Throws: `AccountError` `.missingFields`, `.invalidEmail`, `.weakPassword`, `.emailTaken`, `.busy`.
     func register(email: String, password: String, client: String) async throws -> UserSession
 
-    /// Creates an account without telling whether the address already had one (`sonde
-    /// register`): the same return either way, and a message to the address: a welcome,
-    /// or "you already have an account" (as `requestPasswordReset` answers alike). No
-    /// session starts; the user logs in next.
-    /// - Throws: `AccountError` `.missingFields`, `.invalidEmail`, `.weakPassword` (form only), `.busy`.
-    func signUp(email: String, password: String) async throws
-
     /// Starts a session.
     /// - Parameter client: keys failed-login locks with the email (`LoginSource.current` for
     ///   the CLI, "web 127.0.0.1" for the app), so one client's guesses lock out only itself.

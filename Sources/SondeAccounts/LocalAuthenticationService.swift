@@ -25,9 +25,11 @@ public struct LocalAuthenticationService: AuthenticationService {
         guard !email.isEmpty, !password.isEmpty else { throw AccountError.missingFields }
         guard AccountPolicy.isValid(email: email) else { throw AccountError.invalidEmail(email) }
         try policy.checkNewPassword(password)
-        // Checked before hashing only to answer fast; createUser's unique index decides.
-        guard try await store.user(email: email) == nil else { throw AccountError.emailTaken(email) }
+        // Hashed before the address is looked up: telling a known address then costs what a
+        // login guess does, so the answer cannot be used to list accounts quickly.
         let hash = try await hasher.hash(password)
+        // Checked before inserting only to skip a doomed write; createUser's unique index decides.
+        guard try await store.user(email: email) == nil else { throw AccountError.emailTaken(email) }
         let account = try await store.createUser(email: email, passwordHash: hash, createdAt: now())
         return try await startSession(for: account)
     }
@@ -56,25 +58,6 @@ public struct LocalAuthenticationService: AuthenticationService {
             try await store.updatePasswordHash(user: stored.account.id, passwordHash: hasher.hash(password))
         }
         return try await startSession(for: stored.account)
-    }
-
-    public func signUp(email: String, password: String) async throws {
-        let email = AccountPolicy.normalize(email: email)
-        guard !email.isEmpty, !password.isEmpty else { throw AccountError.missingFields }
-        guard AccountPolicy.isValid(email: email) else { throw AccountError.invalidEmail(email) }
-        try policy.checkNewPassword(password)
-        // Hashed either way, so the time taken does not tell a new address from a known one.
-        let hash = try await hasher.hash(password)
-        if try await store.user(email: email) == nil {
-            do {
-                _ = try await store.createUser(email: email, passwordHash: hash, createdAt: now())
-                try await mailer.sendAccountNotice(.welcome, to: email)
-                return
-            } catch let error as AccountError where error.code == .emailTaken {
-                // A concurrent registration won the address: answered like any known one.
-            }
-        }
-        try await mailer.sendAccountNotice(.alreadyRegistered, to: email)
     }
 
     public func logout(session token: String) async throws {

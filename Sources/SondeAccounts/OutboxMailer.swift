@@ -5,10 +5,19 @@ import SondeCore
 /// sort by time. A real mail transport would implement `PasswordResetMailer` instead.
 public struct OutboxMailer: PasswordResetMailer {
     public let directory: String
+    private let resetPage: @Sendable () -> String?
     private let now: @Sendable () -> Double
 
-    public init(directory: String, now: @escaping @Sendable () -> Double = WallClock.now) {
+    /// - Parameter resetPage: the app's Reset password address (`https://host/reset-password`)
+    ///   when `sonde serve` runs, for a link with the token; nil (the commands) names only
+    ///   `sonde reset-password`. Configured, never taken from a request's `Host` header,
+    ///   which an attacker chooses (OWASP's password-reset poisoning).
+    public init(
+        directory: String, resetPage: @escaping @Sendable () -> String? = { nil },
+        now: @escaping @Sendable () -> Double = WallClock.now
+    ) {
         self.directory = directory
+        self.resetPage = resetPage
         self.now = now
     }
 
@@ -16,61 +25,34 @@ public struct OutboxMailer: PasswordResetMailer {
         try PrivateFiles.makeDirectory(directory)
         let stamp = UTCTimestamp.rfc3339(epochSeconds: now()).filter { $0.isNumber }
         let name = "reset-\(stamp)-\(SecretToken.random().text.prefix(8)).txt"
-        try PrivateFiles.write(Self.message(to: email, token: token, expiresAt: expiresAt), to: directory + "/" + name)
+        let message = Self.message(to: email, token: token, expiresAt: expiresAt, resetPage: resetPage())
+        try PrivateFiles.write(message, to: directory + "/" + name)
     }
 
-    public func sendAccountNotice(_ notice: AccountNotice, to email: String) async throws {
-        try PrivateFiles.makeDirectory(directory)
-        let stamp = UTCTimestamp.rfc3339(epochSeconds: now()).filter { $0.isNumber }
-        // The same name pattern for both notices: the outbox's listing does not tell them apart.
-        let name = "account-\(stamp)-\(SecretToken.random().text.prefix(8)).txt"
-        try PrivateFiles.write(Self.message(notice, to: email), to: directory + "/" + name)
-    }
+    /// The message's text: headers, then how to use the token (the page's link first, when
+    /// there is a page).
+    static func message(to email: String, token: String, expiresAt: Double, resetPage: String? = nil) -> String {
+        let deadline = UTCTimestamp.rfc3339(epochSeconds: expiresAt)
+        // The token is hex (`SecretToken`): it goes into the link as it is.
+        let how =
+            resetPage.map {
+                "Choose a new password before \(deadline) on this page:\n\n    \($0)?token=\(token)\n\nor with:"
+            }
+            ?? "Choose a new password before \(deadline) with:"
+        return """
+            To: \(email)
+            Subject: Reset your sonde password
+            Token: \(token)
+            Expires: \(deadline)
 
-    /// A registration notice's text.
-    static func message(_ notice: AccountNotice, to email: String) -> String {
-        switch notice {
-        case .welcome:
-            return """
-                To: \(email)
-                Subject: Your sonde account
+            Someone (hopefully you) asked to reset the password of the sonde account \(email).
+            \(how)
 
-                A sonde account now exists for \(email). Log in with:
+                sonde reset-password --token \(token)
 
-                    sonde login --email \(email)
+            The token works once. If you did not ask for this, ignore this message: your
+            password stays as it is.
 
-                """
-        case .alreadyRegistered:
-            return """
-                To: \(email)
-                Subject: You already have a sonde account
-
-                Someone (hopefully you) tried to register \(email), which already has a sonde
-                account; nothing was changed. Log in with sonde login --email \(email), or if
-                you forgot the password:
-
-                    sonde forgot-password --email \(email)
-
-                """
-        }
-    }
-
-    /// The message's text: headers, then how to use the token.
-    static func message(to email: String, token: String, expiresAt: Double) -> String {
-        """
-        To: \(email)
-        Subject: Reset your sonde password
-        Token: \(token)
-        Expires: \(UTCTimestamp.rfc3339(epochSeconds: expiresAt))
-
-        Someone (hopefully you) asked to reset the password of the sonde account \(email).
-        Choose a new password before \(UTCTimestamp.rfc3339(epochSeconds: expiresAt)) with:
-
-            sonde reset-password --token \(token)
-
-        The token works once. If you did not ask for this, ignore this message: your
-        password stays as it is.
-
-        """
+            """
     }
 }

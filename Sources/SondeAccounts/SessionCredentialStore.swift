@@ -15,15 +15,4 @@ public protocol PasswordResetMailer: Sendable {
     ///   - token: the secret the user passes to `sonde reset-password --token`.
     ///   - expiresAt: seconds since 1970.
     func sendPasswordReset(to email: String, token: String, expiresAt: Double) async throws
-
-    /// Tells the address what a registration did, without the registering client learning it.
-    func sendAccountNotice(_ notice: AccountNotice, to email: String) async throws
-}
-
-/// What `signUp` tells the address it was given.
-public enum AccountNotice: String, Sendable, Equatable {
-    /// A new account was created.
-    case welcome
-    /// Someone registered with an address that already has an account.
-    case alreadyRegistered
 }

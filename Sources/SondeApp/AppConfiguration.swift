@@ -29,14 +29,18 @@ public struct AppConfiguration: Sendable {
     /// `--database`: `sqlite:PATH` or `postgres://...`; nil: `SONDE_DATABASE_URL`, else the
     /// SQLite file under `SONDE_HOME` (what every command opens).
     public var database: String?
+    /// `--public-url`: where people open the app (behind a reverse proxy, its address), for
+    /// the link in a reset message; nil: the address the server listens on.
+    public var publicURL: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false, environment: [String: String],
         parquet: ParquetWriterOptions, version: String, reportTrends: [String] = [], concurrentLogins: Int = 2,
         loginWaitSeconds: Double = 2, unwatchedCaptureSeconds: Double = 10, longestCaptureSeconds: Double = 600,
-        database: String? = nil
+        database: String? = nil, publicURL: String? = nil
     ) {
         self.database = database
+        self.publicURL = publicURL
         self.host = host
         self.port = port
         self.secureCookies = secureCookies

@@ -26,7 +26,8 @@ public final class AppServer: Sendable {
     /// Opens the services (creating and migrating the database if needed) and listens.
     /// - Throws: `SondeError` when the database cannot be opened or the address bound.
     public static func start(_ configuration: AppConfiguration) async throws -> AppServer {
-        let environment = try makeEnvironment(configuration)
+        let address = PublicAddress()
+        let environment = try makeEnvironment(configuration, address: address)
         let router = AppRouter(environment: environment).make()
         let (ready, readyContinuation) = AsyncStream<Result<Int, any Error>>.makeStream()
         let application = Application(
@@ -78,7 +79,9 @@ public final class AppServer: Sendable {
             }
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return AppServer(url: "http://\(host):\(port)/", serving: serving, watching: watching)
+        let url = "http://\(host):\(port)/"
+        address.settle(configuration.publicURL ?? url)
+        return AppServer(url: url, serving: serving, watching: watching)
     }
 
     /// Waits until the server stops (it runs until the process ends).
@@ -92,7 +95,7 @@ public final class AppServer: Sendable {
         await serving.value
     }
 
-    static func makeEnvironment(_ configuration: AppConfiguration) throws -> AppEnvironment {
+    static func makeEnvironment(_ configuration: AppConfiguration, address: PublicAddress) throws -> AppEnvironment {
         let home = try SondeHome(environment: configuration.environment)
         // The store every command opens: SQLite under SONDE_HOME, or the lab's PostgreSQL.
         let stores = try StoreFactory.open(
@@ -108,7 +111,10 @@ public final class AppServer: Sendable {
         let accounts = WebAccounts(
             service: LocalAuthenticationService(
                 store: stores.users,
-                mailer: OutboxMailer(directory: home.outboxDirectory), hasher: hasher))
+                mailer: OutboxMailer(
+                    directory: home.outboxDirectory,
+                    resetPage: { address.page(AppRoute.resetPassword(token: nil).path) }),
+                hasher: hasher))
         let measurements = WebMeasurements(
             service: LocalMeasurementService(store: stores.measurements),
             parquet: configuration.parquet, reportTrends: configuration.reportTrends,

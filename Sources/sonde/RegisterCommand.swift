@@ -4,12 +4,13 @@ import SondeAccounts
 struct RegisterCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
-        abstract: "Create an account (then log in with sonde login).",
+        abstract: "Create an account and log in to it.",
         discussion: """
             The password (at least 8 characters) is asked twice on the terminal without \
             echo, or read as one line of standard input with --password-stdin; never give \
-            it on the command line. The answer is the same whether or not the address \
-            already has an account: a message to the address says which it was.
+            it on the command line. A new account is logged in at once, as in the app; an \
+            address that already has an account is refused and told to log in (one policy \
+            for the app and the command line: docs/accounts.md says why).
 
             Examples:
               sonde register --email ann@example.com
@@ -32,9 +33,7 @@ struct RegisterCommand: ServiceCommand {
             fromStandardInput: passwordStdin, prompt: "Password (8 characters or more): ",
             confirmation: "Repeat password: "
         )
-        try await services.authentication.signUp(email: email, password: password)
-        AccountOutput.line(
-            "Registered \(email), unless it already had an account: a message went to that address. Log in with sonde login --email \(email)"
-        )
+        try await services.session.register(email: email, password: password)
+        AccountOutput.line("Registered \(email); you are logged in.")
     }
 }

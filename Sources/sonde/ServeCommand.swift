@@ -13,11 +13,12 @@ struct ServeCommand: AsyncParsableCommand {
             Any number of users, each with their own session and measurements, share the one \
             device paired to this machine (sonde device pair, or Pair with device in the app). \
             Loopback by default; prints the URL. Behind a TLS reverse proxy, add --secure-cookies \
-            so the session cookie is never sent over plain HTTP (docs/app.md).
+            so the session cookie is never sent over plain HTTP, and --public-url with the \
+            proxy's address for the link in password-reset messages (docs/app.md).
 
             Examples:
               sonde serve                          # http://127.0.0.1:8080/
-              sonde serve --listen 0.0.0.0:8443 --secure-cookies
+              sonde serve --listen 127.0.0.1:8081 --secure-cookies --public-url https://sonde.lab.example
               sonde serve --database postgres://sonde@db.lab/sonde   # the lab's shared store (docs/deploy.md)
             """
     )
@@ -36,6 +37,21 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "URL"))
     var database: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Where people open the app (a reverse proxy's https://HOST), for links in reset messages (default: the listening address).",
+            valueName: "URL"))
+    var publicURL: String?
+
+    func validate() throws {
+        if let publicURL,
+            !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) || publicURL.contains("?")
+                || publicURL.contains(where: \.isWhitespace)
+        {
+            throw ValidationError("--public-url '\(publicURL)': expected http://HOST[:PORT][/PATH] or https://...")
+        }
+    }
+
     func run() async throws {
         try await reportingErrors {
             let server = try await AppServer.start(
@@ -44,7 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
                     environment: ProcessInfo.processInfo.environment,
                     parquet: ParquetOptions.writerOptions(),
                     version: ParquetOptions.version, reportTrends: ReportCommand.defaultTrends,
-                    concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount), database: database))
+                    concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount), database: database,
+                    publicURL: publicURL))
             AccountOutput.line("sonde serve: the app is at \(server.url)")
             await server.wait()
         }

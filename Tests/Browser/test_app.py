@@ -299,7 +299,7 @@ def login_stories(app, check):
             check("sonde_session=" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie,
                   f"session cookie flags: {cookie!r}")
 
-        # Forgot password: back to Login with a notice; the outbox's token opens Reset password.
+        # Forgot password: back to Login with a notice; the outbox message's link opens Reset password.
         driver.delete_all_cookies()
         driver.get(app.url + "/login")
         control(driver, "Forgot password?").click()
@@ -314,8 +314,11 @@ def login_stories(app, check):
         check(messages, "no reset message in the outbox")
         if messages:
             text = open(os.path.join(outbox, messages[-1])).read()
-            token = re.search(r"Token: (\S+)", text)
-            driver.get(app.url + "/reset-password?token=" + token.group(1))
+            token = re.search(r"Token: (\S+)", text).group(1)
+            link = re.search(r"^    (http\S+)$", text, re.MULTILINE)
+            check(link and link.group(1) == app.url.rstrip("/") + "/reset-password?token=" + token,
+                  f"the reset message's link: {link and link.group(1)!r}")
+            driver.get(link.group(1) if link else app.url + "/reset-password?token=" + token)
             fill(driver, **{"New password": "a-new-password-2"})
             control(driver, "Set new password").click()
             check(wait_for(lambda: path_of(driver) == "/login"), f"reset ended on {driver.current_url}")

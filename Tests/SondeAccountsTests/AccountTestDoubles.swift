@@ -129,15 +129,10 @@ final class RecordingMailer: PasswordResetMailer {
         var expiresAt: Double
     }
     let messages = Mutex<[Message]>([])
-    let notices = Mutex<[(AccountNotice, String)]>([])
     func sendPasswordReset(to email: String, token: String, expiresAt: Double) async throws {
         messages.withLock { $0.append(Message(email: email, token: token, expiresAt: expiresAt)) }
     }
-    func sendAccountNotice(_ notice: AccountNotice, to email: String) async throws {
-        notices.withLock { $0.append((notice, email)) }
-    }
     var all: [Message] { messages.withLock { $0 } }
-    var allNotices: [(AccountNotice, String)] { notices.withLock { $0 } }
 }
 
 /// Time that tests move by hand.

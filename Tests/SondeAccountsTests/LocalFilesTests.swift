@@ -44,6 +44,18 @@ import Testing
                 "To: ann@example.com\nSubject: Reset your sonde password\nToken: f00d\nExpires: 2027-01-15T08:15:00Z\n")
         )
         #expect(text.contains("    sonde reset-password --token f00d\n"))
+        #expect(!text.contains("http"), "no page to link to from the commands")
+    }
+
+    @Test func outboxMessagesFromTheAppLinkToItsResetPage() async throws {
+        let directory = try temporaryDirectory() + "/outbox"
+        let mailer = OutboxMailer(
+            directory: directory, resetPage: { "https://sonde.lab.example/reset-password" }, now: { 1_800_000_000 })
+        try await mailer.sendPasswordReset(to: "ann@example.com", token: "f00d", expiresAt: 1_800_000_900)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first)
+        let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+        #expect(text.contains("on this page:\n\n    https://sonde.lab.example/reset-password?token=f00d\n\nor with:\n"))
+        #expect(text.contains("    sonde reset-password --token f00d\n"))
     }
 
     @Test func homeFollowsSondeHomeThenXDG() throws {

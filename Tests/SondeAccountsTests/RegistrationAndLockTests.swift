@@ -1,31 +1,35 @@
 import SondeAccounts
 import Testing
 
-/// Issue 23: `register` must not tell whether an address has an account, and failed logins
-/// from one source must not lock the owner out.
+/// Issue 29: one policy for a known address on the web and the command line (both call
+/// `register`): a new address gets an account and a session, a known one is refused with
+/// `.emailTaken` and changes nothing. Issue 23: failed logins from one source must not lock
+/// the owner out.
 @Suite struct RegistrationAndLockTests {
-    @Test func signUpAnswersAlikeForANewAndAKnownAddress() async throws {
+    @Test func aKnownAddressIsRefusedAndKeepsItsPassword() async throws {
         let harness = AccountHarness()
-        try await harness.service.signUp(email: " Ann@Example.com ", password: "correct horse")
-        // The same call for the same address returns the same way, and changes nothing.
-        try await harness.service.signUp(email: "ann@example.com", password: "another password")
-        #expect(try await harness.client.currentAccount() == nil, "signing up starts no session")
-        let notices = harness.mailer.allNotices
-        #expect(notices.map { $0.0 } == [.welcome, .alreadyRegistered])
-        #expect(notices.map { $0.1 } == ["ann@example.com", "ann@example.com"])
-        _ = try await harness.client.login(email: "ann@example.com", password: "correct horse")
-        let second = await accountError {
-            _ = try await harness.client.login(email: "ann@example.com", password: "another password")
+        let account = try await harness.client.register(email: " Ann@Example.com ", password: "correct horse")
+        #expect(account.email == "ann@example.com")
+        #expect(try await harness.client.currentAccount() == account, "registering logs in")
+        let (other, _) = harness.secondClient(source: "uid 4242@elsewhere")
+        let taken = await accountError {
+            _ = try await other.register(email: "ann@example.com", password: "another password")
         }
-        #expect(second == .invalidCredentials, "the known address kept its password")
+        #expect(taken?.code == .emailTaken)
+        #expect(try await other.currentAccount() == nil, "a refused registration starts no session")
+        let wrong = await accountError {
+            _ = try await other.login(email: "ann@example.com", password: "another password")
+        }
+        #expect(wrong == .invalidCredentials, "the known address kept its password")
+        #expect(harness.mailer.all.isEmpty, "registration sends nothing")
     }
 
     @Test(arguments: [("", "correct horse"), ("ann@example", "correct horse"), ("ann@example.com", "short")])
-    func signUpStillChecksTheForm(_ email: String, _ password: String) async throws {
+    func registrationChecksTheForm(_ email: String, _ password: String) async throws {
         let harness = AccountHarness()
-        let error = await accountError { try await harness.service.signUp(email: email, password: password) }
+        let error = await accountError { _ = try await harness.client.register(email: email, password: password) }
         #expect(error != nil)
-        #expect(harness.mailer.allNotices.isEmpty)
+        #expect(try await harness.client.currentAccount() == nil)
     }
 
     @Test func failuresFromAnotherSourceDoNotLockTheOwnerOut() async throws {

@@ -26,8 +26,8 @@ struct AccountUser {
         try SondeBinary.run(arguments, stdin: stdin.map { Data($0.utf8) }, in: home, environment: environment)
     }
 
-    /// Registers `email` and logs in (registering does not): the start of every test that
-    /// needs a user with a session. Returns the two runs' results for the test to check.
+    /// Registers `email` (which logs in) and logs in again, as a returning user would: the
+    /// start of every test that needs a user with a session. Returns the two runs' results for the test to check.
     func registerAndLogIn(_ email: String, password: String = "correct horse") throws -> [SondeBinary.Result] {
         try [
             run(["register", "--email", email, "--password-stdin"], stdin: password + "\n"),
