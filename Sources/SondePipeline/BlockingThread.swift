@@ -13,14 +13,16 @@ import Foundation
 /// A call that is still blocked when `stop()` comes (a read from a quiet pipe or terminal)
 /// is abandoned: `run()` returns nil at once, and the call finishes, or not, on its own.
 final class BlockingThread<Value: Sendable>: Stoppable, @unchecked Sendable {
-    // @unchecked: `requested`, `waiter`, `stopped` and `running` are only touched with
-    // `condition` locked.
+    // @unchecked: `requested`, `waiter`, `stopped`, `running` and `clock` are only touched
+    // with `condition` locked.
     private let condition = NSCondition()
     private var call: @Sendable () throws -> Value
     private var requested = false
     private var waiter: UnsafeContinuation<Value?, any Error>?
     private var stopped = false
     private var running = true
+    /// The thread's CPU clock, once it has started (`cpuNanoseconds`).
+    private var clock: ThreadClock?
 
     /// Starts the thread. It keeps `call`, and what that holds, until `shutdown()`.
     init(name: String, call: @escaping @Sendable () throws -> Value) {
@@ -28,6 +30,15 @@ final class BlockingThread<Value: Sendable>: Stoppable, @unchecked Sendable {
         let thread = Thread { [self] in serve() }
         thread.name = name
         thread.start()
+    }
+
+    /// CPU time the thread has used so far; call it before `shutdown()` (an ended thread's
+    /// clock reads 0).
+    var cpuNanoseconds: UInt64 {
+        condition.lock()
+        let clock = self.clock
+        condition.unlock()
+        return clock?.nanoseconds ?? 0
     }
 
     /// Makes `call` the one later `run()`s make. Not while a `run()` is waiting.
@@ -74,6 +85,9 @@ final class BlockingThread<Value: Sendable>: Stoppable, @unchecked Sendable {
     }
 
     private func serve() {
+        condition.lock()
+        clock = ThreadClock.current()
+        condition.unlock()
         while true {
             condition.lock()
             while !requested, running { condition.wait() }

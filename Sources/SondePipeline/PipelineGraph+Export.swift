@@ -13,7 +13,10 @@ extension PipelineGraph {
         var perChannel: [MeasuredFrames] = []
         let handOver = ExportHandOver(times: stageTimes, sink: sink)
         let writes = BlockingThread(name: "sonde.export") { try handOver.write() }
-        defer { writes.shutdown() }
+        defer {
+            threadTimes.add(.writer, writes.cpuNanoseconds)
+            writes.shutdown()
+        }
         // Records handed over since the last trip to the writing thread.
         var pendingRecords = 0
         while let slot = await opened.next() {

@@ -43,6 +43,8 @@ public final class PipelineGraph: Sendable {
     private let stopSignal = StopSignal()
     /// Busy time per stage, for benchmarks.
     public let stageTimes = StageTimes()
+    /// CPU time per kind of thread, for the serial share (filled as each run ends).
+    public let threadTimes = ThreadTimes()
     private let samplesRead = Atomic<Int>(0)
     let inputsDone = Atomic<Int>(0)
 
@@ -81,15 +83,25 @@ public final class PipelineGraph: Sendable {
         let bufferPool = StageBufferPool(sizes: sizes, limit: options.jobs + 2)
         let work = AsyncBoundedQueue<WorkItem>(capacity: 4 * options.jobs)
         let failure = GraphFailure(opened: opened, work: work)
+        let processStarted = ThreadClock.processNanoseconds()
         let lanes = (0..<options.jobs).map { _ in BlockingThread<Int>(name: "sonde.read", call: SourceStage.idleLane) }
-        defer { for lane in lanes { lane.shutdown() } }
+        defer {
+            for lane in lanes {
+                threadTimes.add(.reader, lane.cpuNanoseconds)
+                lane.shutdown()
+            }
+        }
         for lane in lanes { _ = stopSignal.register(lane) }
         defer { for lane in lanes { stopSignal.unregister(lane) } }
         let record = SummaryRecorder(count: inputs.count)
         let sink = UncheckedSink(sink)
 
         let threads = WorkerThreads(count: options.jobs)
-        defer { threads.shutdown() }
+        defer {
+            threadTimes.add(.worker, threads.cpuNanoseconds)
+            threads.shutdown()
+            threadTimes.add(.process, ThreadClock.processNanoseconds() &- processStarted)
+        }
         let urgent = UrgentJobs(threads: threads)
         let records = try await withTaskExecutorPreference(threads) {
             try await withThrowingTaskGroup(of: Int.self) { group in

@@ -11,15 +11,24 @@ import Foundation
 /// and with a filter at long windows `--jobs 2` then gained nothing over `--jobs 1`. The
 /// threads end when `shutdown()` is called.
 final class WorkerThreads: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs`, `urgent` and `running` are only touched with `condition` locked.
+    // @unchecked: `jobs`, `urgent`, `running` and `clocks` are only touched with `condition` locked.
     private let condition = NSCondition()
     private var jobs = Deque<Entry>()
     private var urgentJobs = Deque<Entry>()
     private var running = true
+    /// Each thread's CPU clock, once it has started (`cpuNanoseconds`).
+    private var clocks: [ThreadClock] = []
 
     init(count: Int, name: String = "sonde.worker") {
         for index in 0..<Swift.max(1, count) {
-            let thread = Thread { [self] in work() }
+            let thread = Thread { [self] in
+                if let clock = ThreadClock.current() {
+                    condition.lock()
+                    clocks.append(clock)
+                    condition.unlock()
+                }
+                work()
+            }
             thread.name = "\(name).\(index)"
             thread.start()
         }
@@ -49,6 +58,15 @@ final class WorkerThreads: TaskExecutor, @unchecked Sendable {
             condition.signal()
             condition.unlock()
         }
+    }
+
+    /// CPU time the threads have used so far; call it before `shutdown()` (an ended
+    /// thread's clock reads 0).
+    var cpuNanoseconds: UInt64 {
+        condition.lock()
+        let clocks = self.clocks
+        condition.unlock()
+        return clocks.reduce(0) { $0 + $1.nanoseconds }
     }
 
     /// Lets the threads finish once the queue is empty.

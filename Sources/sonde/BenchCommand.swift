@@ -20,7 +20,9 @@ struct BenchCommand: AsyncParsableCommand {
             --profile FILE) runs unpaced through the same pipeline as `sonde process` into a CSV \
             exporter writing to /dev/null. Its first second is generated once and replayed, so \
             the figures measure the pipeline, not the signal generator. Prints samples/s, × real time, frames/s, the share of \
-            busy time per stage, latency from a window's last sample in to its record out \
+            busy time per stage, CPU seconds per kind of thread and the serial share (the CPU no \
+            worker spent, over the run's; by Amdahl's law more --jobs gain at most its \
+            inverse), latency from a window's last sample in to its record out \
             (p50/p99/p99.9) and peak RSS.
 
             --fft-only runs the bare FFT loop instead (window + r2c + magnitude, same N, H and \
@@ -132,6 +134,7 @@ struct BenchCommand: AsyncParsableCommand {
         for (stage, seconds) in zip(StageTimes.Stage.allCases, busy) {
             values.append(("share_\(stage)", .number(seconds / totalBusy)))
         }
+        values += CPUReport.values(run.graph)
         for (name, fraction) in [("latency_p50_ms", 0.5), ("latency_p99_ms", 0.99), ("latency_p999_ms", 0.999)] {
             values.append((name, .number(Double(histogram.percentile(fraction) ?? 0) / 1e6)))
         }

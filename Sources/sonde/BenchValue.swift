@@ -4,19 +4,22 @@ import SondeCore
 enum BenchValue {
     case number(Double)
     case integer(Int)
+    /// A share of a whole, printed to three places (`serial share: 0.012`).
+    case fraction(Double)
 
     var text: String {
         switch self {
         case .integer(let value): String(value)
         case .number(let value) where abs(value) >= 1e5: String(format: "%.4g", value)
         case .number(let value): String(format: "%.4f", value)
+        case .fraction(let value): String(format: "%.3f", value)
         }
     }
 
     var json: JSONValue {
         switch self {
         case .integer(let value): .integer(value)
-        case .number(let value): .number(value)
+        case .number(let value), .fraction(let value): .number(value)
         }
     }
 }

@@ -13,6 +13,12 @@ struct EngineOptions: ParsableArguments {
             "Samples each input's ring buffer holds, 2 to 67108864 (rounded up to a power of two).", valueName: "S"))
     var ringCapacity: Int = 1 << 18
 
+    @Flag(
+        help:
+            "After the run, one line on stderr: CPU seconds of the workers, reading, writing and the rest, and the serial share (what no worker spent; more --jobs gain at most its inverse)."
+    )
+    var cpuReport = false
+
     func validate() throws {
         try OptionRanges.check(ringCapacity: ringCapacity)
         if ringCapacity < OptionRanges.fastRingCapacity {

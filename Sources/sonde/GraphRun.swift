@@ -13,6 +13,8 @@ import SondePipeline
 final class GraphRun: Sendable {
     let graph: PipelineGraph
     private let interrupts: Interrupts
+    /// `--cpu-report`: after a run, its CPU by kind of thread and serial share on stderr.
+    private let cpuReport: Bool
 
     /// What the progress line counts.
     enum Progress {
@@ -28,9 +30,10 @@ final class GraphRun: Sendable {
         }
     }
 
-    init(settings: PipelineSettings, options: PipelineGraph.Options) {
+    init(settings: PipelineSettings, options: PipelineGraph.Options, cpuReport: Bool = false) {
         let graph = PipelineGraph(settings: settings, options: options)
         self.graph = graph
+        self.cpuReport = cpuReport
         interrupts = Interrupts { _ in graph.stop() }
     }
 
@@ -39,8 +42,13 @@ final class GraphRun: Sendable {
         _ inputs: PipelineGraph.Inputs, into sink: any PipelineSink, progress: Progress = .none, quiet: Bool = false
     ) async throws -> PipelineGraph.Summary {
         let line = start(progress, quiet: quiet)
-        defer { line?.finish() }
-        return try await graph.run(inputs, sink: sink)
+        let summary: PipelineGraph.Summary
+        do {
+            defer { line?.finish() }
+            summary = try await graph.run(inputs, sink: sink)
+        }
+        if cpuReport { Diagnostics.say(CPUReport.line(graph)) }
+        return summary
     }
 
     /// Runs inputs opened already (live sources), handing each batch to `emit`.

@@ -166,7 +166,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let layout = RecordLayout(valueColumns: columns, includesFile: list.namesFiles)
         var graphOptions = engine.graphOptions()
         graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
-        let run = GraphRun(settings: settings, options: graphOptions)
+        let run = GraphRun(settings: settings, options: graphOptions, cpuReport: engine.cpuReport)
         let totalSamples =
             list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
         let inputs = FileInputs.lazyInputs(
@@ -235,7 +235,7 @@ struct ProcessCommand: AsyncParsableCommand {
         var graphOptions = engine.graphOptions()
         graphOptions.keepGoing = keepGoing
         graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
-        let graphRun = GraphRun(settings: settings, options: graphOptions)
+        let graphRun = GraphRun(settings: settings, options: graphOptions, cpuReport: engine.cpuReport)
         let todo = plan.todo
         let sink = DatasetSink(
             outputs: outputs, layout: layout, parquet: parquetOptions, manifest: plan.manifest,

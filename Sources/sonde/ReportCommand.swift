@@ -90,7 +90,7 @@ struct ReportCommand: AsyncParsableCommand {
             let spectra = ReportSpectra()
             var graphOptions = engine.graphOptions()
             graphOptions.spectrumTap = spectra
-            let run = GraphRun(settings: settings, options: graphOptions)
+            let run = GraphRun(settings: settings, options: graphOptions, cpuReport: engine.cpuReport)
             let destination = try OutputFile(atomicallyReplacing: output)
             let totalSamples =
                 list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil

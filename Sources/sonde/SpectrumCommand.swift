@@ -73,7 +73,7 @@ struct SpectrumCommand: AsyncParsableCommand {
             let averager = SpectrumAverager()
             var graphOptions = engine.graphOptions()
             graphOptions.spectrumTap = averager
-            let run = GraphRun(settings: settings, options: graphOptions)
+            let run = GraphRun(settings: settings, options: graphOptions, cpuReport: engine.cpuReport)
             let destination =
                 try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
                 ?? OutputFile(standardOutputFlushing: .whenFull)

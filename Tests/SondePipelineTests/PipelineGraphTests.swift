@@ -108,6 +108,21 @@ final class BatchCollector: Sendable {
         #expect(summary.frames == [(20_000 - 256) / 100 + 1, (9_000 - 256) / 100 + 1, 0])
     }
 
+    /// Issue 30: each kind of thread's CPU, read from its clock at the run's end, is part of
+    /// the process's CPU over the run, and the workers did the measuring.
+    @Test func threadTimesAddUpWithinTheProcessCPU() async throws {
+        let graph = PipelineGraph(settings: settings, options: .init(jobs: 2))
+        _ = try await graph.run(inputs: [
+            PipelineGraph.Input(name: "a", source: SyntheticSource(frames: 400_000, channels: 2))
+        ]) { _ in }
+        let times = graph.threadTimes
+        #expect(times.workers > 0 && times.readers > 0)
+        // Each clock ticks in nanoseconds; the sum of some threads never exceeds the whole.
+        #expect(times.workers + times.readers + times.writer <= times.process + 1e-6)
+        #expect(abs(times.serialShare - (1 - times.workers / times.process)) < 1e-12)
+        #expect(abs(ThreadTimes.amdahl(serialShare: 0.02, cores: 16) - 12.307_692_307_692_308) < 1e-9)
+    }
+
     @Test func sourceErrorEndsTheRunAndIsThrownOnce() async throws {
         let sources = [
             ("ok", SyntheticSource(frames: 50_000, channels: 2)),
