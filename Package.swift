@@ -109,7 +109,8 @@ let package = Package(
         .target(name: "SondeMeasurements", dependencies: ["SondeCore", "SondeIO", "SondeAccounts"]),
         // What both database engines share: the stored values' encoding (float64 series as
         // bytes, the JSON columns), the migrations' numbers, and the `--database` URL.
-        .target(name: "SondeStoreFormat", dependencies: ["SondeCore", "SondeAccounts", "SondeMeasurements"]),
+        .target(
+            name: "SondeStoreFormat", dependencies: ["SondeCore", "SondeIO", "SondeAccounts", "SondeMeasurements"]),
         // The one PostgresNIO importer: PostgreSQL implementations of the same store protocols.
         .target(
             name: "SondePostgres",

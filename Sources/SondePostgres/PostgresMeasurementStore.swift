@@ -73,7 +73,7 @@ public struct PostgresMeasurementStore: MeasurementStore {
                         "SELECT \(Self.columns) FROM measurements WHERE user_id = $1 ORDER BY recorded_at DESC, id DESC",
                     binds: Self.binds(owner.rawValue)),
                 logger: logger
-            ).collect().map(Self.measurement)
+            ).collect().map { [reader = StoredJSONReader()] row in try Self.measurement(row, reader: reader) }
         }
     }
 
@@ -135,7 +135,7 @@ public struct PostgresMeasurementStore: MeasurementStore {
                 unsafeSQL: "SELECT \(columns) FROM measurements WHERE id = $1 AND user_id = $2",
                 binds: binds(id.rawValue, owner.rawValue)),
             logger: PostgresDatabase.logger
-        ).collect().first.map(measurement)
+        ).collect().first.map { try measurement($0) }
     }
 
     private static func binds(_ values: Int64...) -> PostgresBindings {
@@ -144,15 +144,20 @@ public struct PostgresMeasurementStore: MeasurementStore {
         return bindings
     }
 
-    private static func measurement(_ row: PostgresRow) throws -> SavedMeasurement {
+    private static func measurement(
+        _ row: PostgresRow, reader: StoredJSONReader = StoredJSONReader()
+    ) throws
+        -> SavedMeasurement
+    {
         let (id, owner, recordedAt, deviceID, settings, comment, channels, columns, hop, clock, _, summary) =
             try row.decode(
                 (Int64, Int64, Double, String, String, String, String, String, Int?, String?, Int, String).self)
         return SavedMeasurement(
             id: MeasurementID(id), owner: UserID(owner), recordedAt: recordedAt, deviceID: deviceID, settings: settings,
-            comment: comment, channelNames: try StoredJSON.decodeStrings(channels),
-            columns: try StoredJSON.decodeStrings(columns), hop: hop, clock: try clock.map(StoredJSON.decodeClock),
-            summary: try StoredJSON.decodeSummary(summary)
+            comment: comment, channelNames: try StoredJSON.decodeStrings(channels, with: reader),
+            columns: try StoredJSON.decodeStrings(columns, with: reader), hop: hop,
+            clock: try clock.map { try StoredJSON.decodeClock($0, with: reader) },
+            summary: try StoredJSON.decodeSummary(summary, with: reader)
         )
     }
 }

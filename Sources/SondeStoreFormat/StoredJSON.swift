@@ -1,28 +1,10 @@
-import Foundation
 package import SondeCore
 package import SondeMeasurements
 
 /// The JSON columns of `measurements`, with field names that are part of the schema.
 package enum StoredJSON {
-    private struct Clock: Decodable {
-        var kind: String
-        var sampleRate: Double
-        var offset: Double?
-        var epochOfFirstSample: Double?
-    }
-
-    private struct Summary: Decodable {
-        struct Channel: Decodable {
-            var name: String
-            var means: [Double]
-        }
-        var frames: Int
-        var columns: [String]
-        var channels: [Channel]
-    }
-
     // Written with `JSONValue` (keys sorted, as the rows written before it have them);
-    // read with `JSONDecoder` into the Codable shapes above.
+    // read with `StoredJSONReader`. A listing passes one reader for all its rows.
 
     package static func encode(_ clock: RecordClock) throws -> String {
         switch clock {
@@ -35,13 +17,12 @@ package enum StoredJSON {
         }
     }
 
-    package static func decodeClock(_ text: String) throws -> RecordClock {
-        let clock = try JSONDecoder().decode(Clock.self, from: Data(text.utf8))
-        switch (clock.kind, clock.offset, clock.epochOfFirstSample) {
-        case ("seconds", let offset?, _): return .seconds(sampleRate: clock.sampleRate, offset: offset)
-        case ("wall_clock", _, let epoch?): return .wallClock(sampleRate: clock.sampleRate, epochOfFirstSample: epoch)
-        default: throw SondeError(.invalidInput, "stored record clock '\(text)': unknown kind")
-        }
+    package static func decodeClock(
+        _ text: String, with reader: StoredJSONReader = StoredJSONReader()
+    ) throws
+        -> RecordClock
+    {
+        try reader.clock(text)
     }
 
     package static func encode(_ summary: MeasurementSummary) throws -> String {
@@ -53,19 +34,23 @@ package enum StoredJSON {
         ]).text
     }
 
-    package static func decodeSummary(_ text: String) throws -> MeasurementSummary {
-        let summary = try JSONDecoder().decode(Summary.self, from: Data(text.utf8))
-        return MeasurementSummary(
-            columns: summary.columns, channels: summary.channels.map { .init(name: $0.name, means: $0.means) },
-            frameCount: summary.frames
-        )
+    package static func decodeSummary(
+        _ text: String, with reader: StoredJSONReader = StoredJSONReader()
+    ) throws
+        -> MeasurementSummary
+    {
+        try reader.summary(text)
     }
 
     package static func encode(_ strings: [String]) throws -> String {
         JSONValue.strings(strings).text
     }
 
-    package static func decodeStrings(_ text: String) throws -> [String] {
-        try JSONDecoder().decode([String].self, from: Data(text.utf8))
+    package static func decodeStrings(
+        _ text: String, with reader: StoredJSONReader = StoredJSONReader()
+    ) throws
+        -> [String]
+    {
+        try reader.strings(text)
     }
 }

