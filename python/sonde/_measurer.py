@@ -132,7 +132,7 @@ class Measurer:
     # -- the run
 
     def _run(self, inputs, arguments, rate, file_name, stdin_chunks=None):
-        command = ["process", *inputs, *self.options(), *arguments, "--format", "parquet", "--quiet", "-o", "-"]
+        command = ["process", *inputs, *self.options(), *arguments, "--format", "parquet", "--compression", "none", "--quiet", "-o", "-"]
         table = _frames.read_records(_binary.run(self.binary, command, stdin_chunks))
 
         def rate_of(name):
