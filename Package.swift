@@ -177,7 +177,7 @@ let package = Package(
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport", "SondeLive",
                 "SondeApp", "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeStoreFormat", "SondeCapture",
-                "SondeBench",
+                "SondeBench", "CSystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -8,6 +8,8 @@ enum AppRoute: Equatable, Sendable {
     case forgotPassword
     case resetPassword(token: String?)
     case main
+    /// Page `n` (from 1) of Main's list; page 1 is Main itself.
+    case mainPage(Int)
     case newMeasurement
     case measurement(MeasurementID)
 
@@ -19,6 +21,7 @@ enum AppRoute: Equatable, Sendable {
         case .resetPassword(let token):
             token.map { "/reset-password?token=" + Self.queryEscaped($0) } ?? "/reset-password"
         case .main: "/"
+        case .mainPage(let page): page <= 1 ? "/" : "/?page=\(page)"
         case .newMeasurement: "/measurements/new"
         case .measurement(let id): "/measurements/\(id)"
         }

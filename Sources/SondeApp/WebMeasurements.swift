@@ -16,8 +16,12 @@ struct WebMeasurements: Sendable {
     let reportTrends: [String]
     let madeBy: String
 
-    func list(for session: WebSession) async throws -> [SavedMeasurement] {
-        try await service.list(for: session.account)
+    func listings(for session: WebSession, offset: Int, limit: Int) async throws -> [MeasurementListing] {
+        try await service.listings(for: session.account, offset: offset, limit: limit)
+    }
+
+    func count(for session: WebSession) async throws -> Int {
+        try await service.count(for: session.account)
     }
 
     func show(_ id: MeasurementID, for session: WebSession) async throws -> SavedMeasurement {

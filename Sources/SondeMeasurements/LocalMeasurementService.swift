@@ -32,6 +32,19 @@ public struct LocalMeasurementService: MeasurementService {
         try await store.measurements(owner: owner.id)
     }
 
+    public func listings(for owner: Account, offset: Int, limit: Int?) async throws -> [MeasurementListing] {
+        guard offset >= 0, limit.map({ $0 >= 1 }) ?? true else {
+            throw SondeError(
+                .invalidArgument,
+                "a list from \(offset), \(limit.map(String.init) ?? "all"): expected offset >= 0, limit >= 1")
+        }
+        return try await store.listings(owner: owner.id, offset: offset, limit: limit)
+    }
+
+    public func count(for owner: Account) async throws -> Int {
+        try await store.measurementCount(owner: owner.id)
+    }
+
     public func show(id: MeasurementID, for owner: Account) async throws -> SavedMeasurement {
         guard let measurement = try await store.measurement(id: id, owner: owner.id) else { throw Self.notFound(id) }
         return measurement

@@ -23,6 +23,14 @@ public protocol MeasurementService: Sendable {
     /// Newest first.
     func list(for owner: Account) async throws -> [SavedMeasurement]
 
+    /// The lines of a list, newest first, from the `offset`-th (0 is the newest) on, at
+    /// most `limit` of them (nil: all): what a list shows, read without the rest.
+    /// - Throws: `SondeError(.invalidArgument)` for a negative offset or a limit under 1.
+    func listings(for owner: Account, offset: Int, limit: Int?) async throws -> [MeasurementListing]
+
+    /// How many measurements the owner has (for a list's pages).
+    func count(for owner: Account) async throws -> Int
+
     /// - Throws: `SondeError(.notFound)` when the owner has no measurement `id`.
     func show(id: MeasurementID, for owner: Account) async throws -> SavedMeasurement
 

@@ -10,6 +10,11 @@ public protocol MeasurementStore: Sendable {
     func insert(_ measurement: NewMeasurement) async throws -> SavedMeasurement
     /// The owner's measurements, newest first (`recordedAt`, then id).
     func measurements(owner: UserID) async throws -> [SavedMeasurement]
+    /// Lines of the owner's list, newest first, from the `offset`-th on (at most `limit`,
+    /// nil for all): only what a line shows is read (`MeasurementListing`).
+    func listings(owner: UserID, offset: Int, limit: Int?) async throws -> [MeasurementListing]
+    /// How many measurements the owner has.
+    func measurementCount(owner: UserID) async throws -> Int
     func measurement(id: MeasurementID, owner: UserID) async throws -> SavedMeasurement?
     /// The series as it was saved (batch boundaries included), or nil if not the owner's.
     func batches(of id: MeasurementID, owner: UserID) async throws -> [RecordBatch]?

@@ -77,6 +77,37 @@ public struct PostgresMeasurementStore: MeasurementStore {
         }
     }
 
+    public func listings(owner: UserID, offset: Int, limit: Int?) async throws -> [MeasurementListing] {
+        try await database.withConnection("list measurements") { connection in
+            // LIMIT NULL: PostgreSQL's "no limit".
+            let rows = try await connection.query(
+                """
+                SELECT id, recorded_at, device_id, comment, summary FROM measurements WHERE user_id = \(owner.rawValue)
+                ORDER BY recorded_at DESC, id DESC LIMIT \(limit.map(Int64.init)) OFFSET \(Int64(offset))
+                """, logger: logger
+            ).collect()
+            let reader = StoredJSONReader()
+            return try rows.map { row in
+                let (id, recordedAt, deviceID, comment, summary) = try row.decode(
+                    (Int64, Double, String, String, String).self)
+                let (frames, channels) = try reader.mainValues(summary)
+                return MeasurementListing(
+                    id: MeasurementID(id), recordedAt: recordedAt, deviceID: deviceID, frameCount: frames,
+                    comment: comment, channels: channels)
+            }
+        }
+    }
+
+    public func measurementCount(owner: UserID) async throws -> Int {
+        try await database.withConnection("count measurements") { connection in
+            var count = 0
+            let rows = try await connection.query(
+                "SELECT count(*) FROM measurements WHERE user_id = \(owner.rawValue)", logger: logger)
+            for try await value in rows.decode(Int64.self) { count = Int(value) }
+            return count
+        }
+    }
+
     public func measurement(id: MeasurementID, owner: UserID) async throws -> SavedMeasurement? {
         try await database.withConnection("read a measurement") { connection in
             try await Self.measurement(id: id, owner: owner, on: connection)

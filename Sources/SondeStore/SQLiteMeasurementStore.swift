@@ -100,6 +100,38 @@ public struct SQLiteMeasurementStore: MeasurementStore {
         }
     }
 
+    public func listings(owner: UserID, offset: Int, limit: Int?) async throws -> [MeasurementListing] {
+        try await database.read("list measurements") { db in
+            let reader = StoredJSONReader()
+            // LIMIT -1: SQLite's "no limit".
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT id, recorded_at, device_id, comment, summary FROM measurements WHERE user_id = ?
+                    ORDER BY recorded_at DESC, id DESC LIMIT ? OFFSET ?
+                    """,
+                arguments: [owner.rawValue, limit ?? -1, offset]
+            )
+            var listings: [MeasurementListing] = []
+            while let row = try rows.next() {
+                let (frames, channels) = try reader.mainValues(row[4])
+                listings.append(
+                    MeasurementListing(
+                        id: MeasurementID(row[0] as Int64), recordedAt: row[1], deviceID: row[2], frameCount: frames,
+                        comment: row[3], channels: channels))
+            }
+            return listings
+        }
+    }
+
+    public func measurementCount(owner: UserID) async throws -> Int {
+        try await database.read("count measurements") { db in
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM measurements WHERE user_id = ?", arguments: [owner.rawValue])
+                ?? 0
+        }
+    }
+
     public func measurement(id: MeasurementID, owner: UserID) async throws -> SavedMeasurement? {
         try await database.read("read a measurement") { db in
             try Row.fetchOne(

@@ -52,6 +52,79 @@ package final class StoredJSONReader {
         }
     }
 
+    /// The main values of a summary column (`MeasurementListing.mainColumns`) and its window
+    /// count, converting only the numbers shown: a first pass finds the columns (`channels`
+    /// comes first in the stored key order), a second converts the shown means and skips the
+    /// others. The columns' names are read once for a listing whose rows share them.
+    package func mainValues(_ text: String) throws -> (frames: Int, channels: [MeasurementListing.Channel]) {
+        try read(text, what: "summary") { cursor in
+            let start = cursor.position
+            var frames: Int?
+            var shown: (columns: [String], indices: [Int])?
+            try cursor.object { key, cursor in
+                switch key {
+                case "frames": frames = try cursor.integer()
+                case "columns": shown = try shownColumns(&cursor)
+                default: try cursor.skipValue()
+                }
+            }
+            guard let frames, let shown else { throw cursor.failure("a summary without columns or frames") }
+            let end = cursor.position
+            cursor.rewind(to: start)
+            var channels: [MeasurementListing.Channel] = []
+            try cursor.object { key, cursor in
+                guard key == "channels" else { return try cursor.skipValue() }
+                try cursor.array { cursor in
+                    var name: String?
+                    var values: [MeasurementListing.MainValue] = []
+                    try cursor.object { key, cursor in
+                        switch key {
+                        case "name": name = try cursor.string()
+                        case "means":
+                            var index = 0
+                            try cursor.array { cursor in
+                                if let slot = shown.indices.firstIndex(of: index) {
+                                    values.append(.init(column: shown.columns[slot], mean: try cursor.number()))
+                                } else {
+                                    try cursor.skipNumber()
+                                }
+                                index += 1
+                            }
+                        default: try cursor.skipValue()
+                        }
+                    }
+                    guard let name else { throw cursor.failure("a channel without a name") }
+                    // In `mainColumns` order, as `MeasurementListing(_:)` gives them.
+                    values.sort { a, b in
+                        (shown.columns.firstIndex(of: a.column) ?? 0) < (shown.columns.firstIndex(of: b.column) ?? 0)
+                    }
+                    channels.append(.init(name: name, values: values))
+                }
+            }
+            cursor.rewind(to: end)
+            return (frames, channels)
+        }
+    }
+
+    /// The last listing row's `columns` bytes, and what they gave.
+    private var lastColumns: (bytes: [UInt8], shown: (columns: [String], indices: [Int]))?
+
+    /// The shown columns' names and indices, from a `columns` array at the cursor.
+    private func shownColumns(_ cursor: inout JSONCursor) throws -> (columns: [String], indices: [Int]) {
+        let first = cursor.position
+        try cursor.skipValue()
+        let bytes = cursor.bytes(from: first)
+        if let last = lastColumns, last.bytes.elementsEqual(bytes) { return last.shown }
+        let end = cursor.position
+        cursor.rewind(to: first)
+        let columns = try cursor.strings()
+        cursor.rewind(to: end)
+        let indices = MeasurementListing.shownColumns(of: columns)
+        let shown = (columns: indices.map { columns[$0] }, indices: indices)
+        lastColumns = (Array(bytes), shown)
+        return shown
+    }
+
     /// A record clock column: `{"kind":"seconds","offset":0,"sampleRate":25600}` or
     /// `{"epochOfFirstSample":...,"kind":"wall_clock","sampleRate":...}`.
     package func clock(_ text: String) throws -> RecordClock {
@@ -197,6 +270,10 @@ struct JSONCursor {
             position += 1
         }
         guard position < end else { throw failure("a string without its closing quote") }
+        if position.pointee == UInt8(ascii: "\"") {
+            position += 1
+            return String(decoding: UnsafeBufferPointer(start: first, count: position - 1 - first), as: UTF8.self)
+        }
         var bytes = Array(UnsafeBufferPointer(start: first, count: position - first))
         while position.pointee == UInt8(ascii: "\\") {
             position += 1
@@ -221,8 +298,8 @@ struct JSONCursor {
             guard position < end else { throw failure("a string without its closing quote") }
         }
         position += 1
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw failure("a string that is not UTF-8") }
-        return text
+        // The text is a valid String and cuts at ASCII quotes, so the bytes are valid UTF-8.
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The UTF-8 of `\uXXXX` (its `\u` read), or of a `\uD8xx\uDCxx` pair.
@@ -265,7 +342,7 @@ struct JSONCursor {
         switch position.pointee {
         case UInt8(ascii: "{"): try object { _, cursor in try cursor.skipValue() }
         case UInt8(ascii: "["): try array { try $0.skipValue() }
-        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "\""): try skipString()
         default:
             for word in ["true", "false", "null"] where end - position >= word.utf8.count {
                 if word.utf8.elementsEqual(UnsafeBufferPointer(start: position, count: word.utf8.count)) {
@@ -273,7 +350,42 @@ struct JSONCursor {
                     return
                 }
             }
-            _ = try number()
+            try skipNumber()
         }
+    }
+
+    /// A string, read past: only its end is found.
+    mutating func skipString() throws {
+        try expect(UInt8(ascii: "\""))
+        while position < end, position.pointee != UInt8(ascii: "\"") {
+            position += position.pointee == UInt8(ascii: "\\") ? 2 : 1
+        }
+        guard position < end else { throw failure("a string without its closing quote") }
+        position += 1
+    }
+
+    /// A number, read past without converting it.
+    mutating func skipNumber() throws {
+        skipSpace()
+        let first = position
+        while position < end {
+            let byte = position.pointee
+            guard
+                (byte &- 0x30) <= 9 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e")
+            else { break }
+            position += 1
+        }
+        guard position > first else { throw failure("expected a value") }
+    }
+
+    /// Moves to `other`'s position (a second pass over the same bytes).
+    mutating func rewind(to other: UnsafePointer<UInt8>) {
+        position = other
+    }
+
+    /// The bytes from `first` to here.
+    func bytes(from first: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: first, count: position - first)
     }
 }

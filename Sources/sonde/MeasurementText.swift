@@ -1,18 +1,16 @@
+import CSystemCalls
 import Foundation
 import SondeCore
 import SondeMeasurements
 
 /// How saved measurements read on a terminal.
 enum MeasurementText {
-    /// Columns the list shows when a measurement has them; otherwise its first three.
-    static let listedColumns = ["rms", "peak", "dominant_frequency"]
-
-    static func table(_ measurements: [SavedMeasurement]) -> [String] {
+    static func table(_ measurements: [MeasurementListing]) -> [String] {
         guard !measurements.isEmpty else { return ["No saved measurements yet — record one with sonde measure"] }
         let rows = measurements.map { measurement in
             [
                 measurement.id.description, UTCTimestamp.rfc3339(epochSeconds: measurement.recordedAt),
-                measurement.deviceID, String(measurement.frameCount), summaryLine(measurement),
+                measurement.deviceID, String(measurement.frameCount), mainValues(measurement),
                 measurement.comment.replacingOccurrences(of: "\n", with: " "),
             ]
         }
@@ -39,16 +37,10 @@ enum MeasurementText {
     }
 
     /// `x: rms 0.7071, peak 1; y: ...`.
-    private static func summaryLine(_ measurement: SavedMeasurement) -> String {
-        let summary = measurement.summary
-        guard summary.frameCount > 0 else { return "-" }
-        var columns = listedColumns.filter(summary.columns.contains)
-        if columns.isEmpty { columns = Array(summary.columns.prefix(3)) }
-        return summary.channels.map { channel in
-            channel.name + ": "
-                + columns.compactMap { column in
-                    summary.mean(column, channel: channel.name).map { "\(column) \(number($0))" }
-                }.joined(separator: ", ")
+    private static func mainValues(_ measurement: MeasurementListing) -> String {
+        guard measurement.frameCount > 0 else { return "-" }
+        return measurement.channels.map { channel in
+            channel.name + ": " + channel.values.map { "\($0.column) \(number($0.mean))" }.joined(separator: ", ")
         }.joined(separator: "; ")
     }
 
@@ -63,24 +55,32 @@ enum MeasurementText {
     }
 
     /// Four significant digits: enough to compare runs at a glance; exports keep every digit.
-    /// C's `%.4g` without Foundation's formatter, a tenth of a 10,000-line listing's time.
+    /// C's `%.4g`, called directly: Foundation's `String(format:)` was a tenth of a
+    /// 10,000-line listing's time.
     static func number(_ value: Double) -> String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
             guard let start = buffer.baseAddress else { return "" }
-            let length = withVaList([value]) { vsnprintf(start, 32, "%.4g", $0) }
+            let length = sonde_format_4g(start, 32, value)
             guard length > 0, length < 32 else { return String(value) }
             return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(length)), as: UTF8.self)
         }
     }
 
+    /// Characters in `cell`: its bytes when they are ASCII (nearly always), which is a
+    /// loop over bytes rather than over grapheme clusters.
+    private static func width(_ cell: String) -> Int {
+        let bytes = cell.utf8.count
+        return cell.utf8.contains { $0 >= 0x80 } ? cell.count : bytes
+    }
+
     private static func aligned(_ rows: [[String]]) -> [String] {
         let widths = (0..<(rows.map(\.count).max() ?? 0)).map { column in
-            rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
+            rows.map { column < $0.count ? width($0[column]) : 0 }.max() ?? 0
         }
         return rows.map { row in
             var line = row.enumerated().map { column, cell in
                 // The last cell is not padded: no trailing spaces.
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - width(cell))
             }.joined(separator: "  ")
             while line.last == " " { line.removeLast() }
             return line

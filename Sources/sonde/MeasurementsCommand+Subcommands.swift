@@ -16,7 +16,8 @@ extension MeasurementsCommand {
         )
 
         func run(with services: Services) async throws {
-            let measurements = try await services.measurements.list(for: services.session.requireAccount())
+            let measurements = try await services.measurements.listings(
+                for: services.session.requireAccount(), offset: 0, limit: nil)
             // One write: a line at a time was 10,000 system calls for 10,000 measurements.
             AccountOutput.lines(MeasurementText.table(measurements))
         }

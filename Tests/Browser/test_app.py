@@ -522,6 +522,52 @@ def whole_flow(app, check):
         bob_browser.quit()
 
 
+def paging(app, check):
+    """Main lists 50 measurements a page: 120 saved give three pages, Older and Newer
+    walk them, each line shows its main values; axe finds nothing on a middle page."""
+    result = app.cli("register", "--email", "erin@example.com", "--password-stdin", stdin=PASSWORD + "\n")
+    check(result.returncode == 0, f"sonde register: {result.stderr.decode()}")
+    fill = os.path.join(ROOT, "Benchmarks", "store", "fill_store.py")
+    subprocess.run([sys.executable, fill, os.path.join(app.home, "sonde.sqlite"), "--email", "erin@example.com",
+                    "--count", "120", "--full", "0"], check=True, capture_output=True)
+    listed = app.cli("measurements", "list").stdout.decode().splitlines()[1:]
+    with Browser(1280, 900) as browser:
+        driver = browser.driver
+        check(log_in(driver, app, "erin@example.com"), "erin cannot log in")
+
+        def page_state():
+            items = driver.find_elements(By.CSS_SELECTOR, "#measurements li a")
+            count = visible(driver.find_elements(By.CSS_SELECTOR, ".pages .count"))
+            return len(items), count[0].text if count else None, items
+
+        for expected_count, expected_text in ((50, "Measurements 1–50 of 120"), (50, "Measurements 51–100 of 120"),
+                                              (20, "Measurements 101–120 of 120")):
+            count, text, items = page_state()
+            check((count, text) == (expected_count, expected_text), f"page shows {count} items, {text!r}")
+            first_id = int(re.search(r"/measurements/(\d+)", items[0].get_attribute("href")).group(1))
+            start = int(expected_text.split()[1].split("–")[0])
+            listed_id = int(listed[start - 1].split()[0])
+            check(first_id == listed_id, f"page starts at measurement {first_id}, the CLI's list at {listed_id}")
+            check(re.search(r"x: rms [-\d.e]+, peak [-\d.e]+, dominant frequency", items[0].text) is not None,
+                  f"main values: {items[0].text!r}")
+            if expected_count == 50 and "51–100" in expected_text:
+                axe = Axe(driver)
+                axe.inject()
+                violations = axe.run()["violations"]
+                check(not violations, f"axe on Main's page 2: {[v['id'] for v in violations]}")
+            older = [link for link in driver.find_elements(By.LINK_TEXT, "Older") if link.is_displayed()]
+            if count == 20:
+                check(not older, "the last page links to an older one")
+            else:
+                older[0].click()
+                wait_for(lambda: "page=" in driver.current_url)
+        control(driver, "Newer").click()
+        wait_for(lambda: driver.current_url.endswith("page=2"))
+        check(page_state()[1] == "Measurements 51–100 of 120", f"Newer from page 3: {page_state()[1]!r}")
+        driver.get(app.url + "/?page=99")
+        check(page_state()[1] == "Measurements 101–120 of 120", f"page 99: {page_state()[1]!r}")
+
+
 def keyboard_walk(app, check):
     """Log in, open and close Settings, measure and save, open the detail: keys only."""
     with Browser(1280, 900) as browser:
@@ -674,7 +720,7 @@ def main():
     check = Checks()
     with App(binary) as app:
         for name, step in (("login stories", login_stories), ("whole flow", whole_flow),
-                           ("keyboard walk", keyboard_walk)):
+                           ("keyboard walk", keyboard_walk), ("paging", paging)):
             started = time.monotonic()
             try:
                 step(app, check)

@@ -34,6 +34,7 @@ import Testing
 
     @Test func routesSpellEveryScreensPath() {
         #expect(AppRoute.main.path == "/")
+        #expect(AppRoute.mainPage(1).path == "/" && AppRoute.mainPage(3).path == "/?page=3")
         #expect(AppRoute.login.path == "/login")
         #expect(AppRoute.resetPassword(token: "a b&c").path == "/reset-password?token=a%20b%26c")
         #expect(AppRoute.measurement(.init(12)).path == "/measurements/12")

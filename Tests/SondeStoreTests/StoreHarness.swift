@@ -163,6 +163,14 @@ struct SignedInMeasurements {
         try await service.show(id: id, for: session.requireAccount())
     }
 
+    func listings(offset: Int = 0, limit: Int? = nil) async throws -> [MeasurementListing] {
+        try await service.listings(for: session.requireAccount(), offset: offset, limit: limit)
+    }
+
+    func count() async throws -> Int {
+        try await service.count(for: session.requireAccount())
+    }
+
     func export(id: MeasurementID, format: OutputFormat, to output: OutputFile) async throws {
         try await service.export(id: id, format: format, for: session.requireAccount(), to: output)
     }

@@ -8,4 +8,9 @@
 /// thousands of files where an fsync per file would wait for each.
 int sonde_syncfs(int fd);
 
+/// snprintf(buffer, size, "%.4g", value): four significant digits as C prints them, for
+/// lists of saved measurements. Swift's `withVaList` boxes each number as a `CVarArg`
+/// with a dynamic cast, a tenth of a 10,000-line listing (perf).
+int sonde_format_4g(char *buffer, unsigned long size, double value);
+
 #endif

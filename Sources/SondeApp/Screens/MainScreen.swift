@@ -10,7 +10,8 @@ struct MainScreen: Sendable {
     func add(to screens: Screens) {
         screens.get(signedIn: AppRoute.main.path) { request, context, session in
             let notice = request.uri.queryParameters.get("notice").flatMap(Notice.init(rawValue:))
-            return .page(try await view(session, csrf: context.csrfToken, notice: notice).html)
+            let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
+            return .page(try await view(session, csrf: context.csrfToken, notice: notice, page: page).html)
         }
         screens.post(signedIn: "/device/pair") { _, _, _ in
             _ = try await environment.captures.instrument.pair(
@@ -28,7 +29,8 @@ struct MainScreen: Sendable {
         }
     }
 
-    func view(_ session: WebSession, csrf: String, notice: Notice?) async throws -> MainView {
+    /// - Parameter page: of the list, from 1; one past the last shows the last.
+    func view(_ session: WebSession, csrf: String, notice: Notice?, page: Int = 1) async throws -> MainView {
         let device: MainView.Device =
             switch try environment.captures.instrument.status() {
             case .notConnected: .notConnected
@@ -37,8 +39,13 @@ struct MainScreen: Sendable {
                 user.id == session.account.id
                     ? .measuring(deviceID: id) : .busy(deviceID: id, user: user.email, since: since)
             }
-        let measurements = try await environment.measurements.list(for: session)
+        let total = try await environment.measurements.count(for: session)
+        let pages = max(1, (total + MainView.pageSize - 1) / MainView.pageSize)
+        let shown = min(max(1, page), pages)
+        let measurements = try await environment.measurements.listings(
+            for: session, offset: (shown - 1) * MainView.pageSize, limit: MainView.pageSize)
         return MainView(
-            email: session.account.email, device: device, measurements: measurements, notice: notice, csrf: csrf)
+            email: session.account.email, device: device, measurements: measurements, page: shown, total: total,
+            notice: notice, csrf: csrf)
     }
 }

@@ -13,7 +13,11 @@ struct MainView: Sendable {
 
     var email: String
     var device: Device
-    var measurements: [SavedMeasurement]
+    /// One page of the user's list, newest first.
+    var measurements: [MeasurementListing]
+    /// Which page (from 1) of how many measurements in all.
+    var page: Int
+    var total: Int
     var notice: Notice?
     var csrf: String
 
@@ -81,14 +85,23 @@ struct MainView: Sendable {
         }
     }
 
+    /// Measurements a page of the list shows: a lab's 10,000 would be a 3 MB page.
+    static let pageSize = 50
+
     private var listHTML: HTML {
-        guard !measurements.isEmpty else {
+        guard total > 0 else {
             return "<p class=\"empty\" id=\"no-measurements\">No measurements yet.</p>"
         }
         let items = measurements.map { measurement -> HTML in
-            let values = measurement.channelNames.map { channel -> String in
-                "\(channel): rms \(DisplayFormat.value(measurement.summary.mean("rms", channel: channel)))"
-            }.joined(separator: " · ")
+            let values =
+                measurement.frameCount == 0
+                ? "no complete window"
+                : measurement.channels.map { channel -> String in
+                    "\(channel.name): "
+                        + channel.values.map {
+                            "\($0.column.replacingOccurrences(of: "_", with: " ")) \(DisplayFormat.value($0.mean))"
+                        }.joined(separator: ", ")
+                }.joined(separator: " · ")
             let comment: HTML? =
                 measurement.comment.isEmpty ? nil : "<span class=\"comment\">\(measurement.comment)</span>"
             return """
@@ -97,7 +110,21 @@ struct MainView: Sendable {
                 <span class="values">\(values)</span>\(comment)</a></li>
                 """
         }
-        return "<ul class=\"list\" id=\"measurements\">\(items)</ul>"
+        return "<ul class=\"list\" id=\"measurements\">\(items)</ul>\(pagesHTML)"
+    }
+
+    /// "Measurements 51–100 of 10,000" with Newer and Older links, when there is more than a page.
+    private var pagesHTML: HTML {
+        guard total > Self.pageSize else { return "" }
+        let first = (page - 1) * Self.pageSize + 1
+        let last = first + measurements.count - 1
+        let newer: HTML = page > 1 ? "<a href=\"\(AppRoute.mainPage(page - 1).path)\" rel=\"prev\">Newer</a>" : ""
+        let older: HTML =
+            last < total ? "<a href=\"\(AppRoute.mainPage(page + 1).path)\" rel=\"next\">Older</a>" : ""
+        return """
+            <nav class="pages" aria-label="Pages of your measurements">\(newer)\
+            <span class="count">Measurements \(first)–\(last) of \(total)</span>\(older)</nav>
+            """
     }
 
     private var settingsDialog: HTML {

@@ -1,0 +1,72 @@
+/// One line of a list of measurements (`sonde measurements list`, the app's Main): what the
+/// line shows and nothing else, so a store reads it without the settings, the names of
+/// every column or most of the summary. 10,000 whole measurements took 0.27 s to list;
+/// listings take a fraction of that (docs/performance.md).
+public struct MeasurementListing: Sendable, Equatable {
+    /// A main value of one channel: the mean of `column` over every window.
+    public struct MainValue: Sendable, Equatable {
+        public var column: String
+        public var mean: Double
+
+        public init(column: String, mean: Double) {
+            self.column = column
+            self.mean = mean
+        }
+    }
+
+    /// A channel's main values, in `mainColumns` order.
+    public struct Channel: Sendable, Equatable {
+        public var name: String
+        public var values: [MainValue]
+
+        public init(name: String, values: [MainValue]) {
+            self.name = name
+            self.values = values
+        }
+    }
+
+    /// The columns a list shows when a measurement has them; otherwise its first three.
+    public static let mainColumns = ["rms", "peak", "dominant_frequency"]
+
+    public var id: MeasurementID
+    public var recordedAt: Double
+    public var deviceID: String
+    /// Windows measured; 0 leaves `channels` without values.
+    public var frameCount: Int
+    public var comment: String
+    public var channels: [Channel]
+
+    public init(
+        id: MeasurementID, recordedAt: Double, deviceID: String, frameCount: Int, comment: String, channels: [Channel]
+    ) {
+        self.id = id
+        self.recordedAt = recordedAt
+        self.deviceID = deviceID
+        self.frameCount = frameCount
+        self.comment = comment
+        self.channels = channels
+    }
+
+    /// The listing of a whole measurement (what a store reads more cheaply).
+    public init(_ measurement: SavedMeasurement) {
+        let summary = measurement.summary
+        let shown = Self.shownColumns(of: summary.columns)
+        self.init(
+            id: measurement.id, recordedAt: measurement.recordedAt, deviceID: measurement.deviceID,
+            frameCount: summary.frameCount, comment: measurement.comment,
+            channels: summary.channels.map { channel in
+                Channel(
+                    name: channel.name,
+                    values: shown.compactMap { index in
+                        index < channel.means.count
+                            ? MainValue(column: summary.columns[index], mean: channel.means[index]) : nil
+                    })
+            })
+    }
+
+    /// The indices in `columns` of the columns a list shows (see `mainColumns`).
+    public static func shownColumns(of columns: [String]) -> [Int] {
+        let main = mainColumns.compactMap { columns.firstIndex(of: $0) }
+        return main.isEmpty ? Array(columns.indices.prefix(3)) : main
+    }
+}

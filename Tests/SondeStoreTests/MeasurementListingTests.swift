@@ -1,0 +1,54 @@
+import SondeCore
+import SondeMeasurements
+import Testing
+
+/// Issue 31: a list reads only what its lines show (`MeasurementListing`), page by page,
+/// on both engines; each line is what the whole measurement gives.
+@Suite struct MeasurementListingTests {
+    @Test(arguments: StoreEngine.available)
+    func listingsArePagesOfWhatTheWholeMeasurementsGive(engine: StoreEngine) async throws {
+        let harness = try await StoreHarness(engine)
+        let ann = harness.client("ann")
+        let bob = harness.client("bob")
+        _ = try await ann.authentication.register(email: "ann@example.com", password: "correct horse")
+        _ = try await bob.authentication.register(email: "bob@example.com", password: "battery staple")
+        for index in 0..<7 {
+            // Index 3 has no complete window; the others differ in values and time.
+            let records = index == 3 ? [] : sampleBatches(frames: 5 + index, seed: index)
+            _ = try await ann.measurements.save(
+                sampleCapture(comment: "run \(index)", recordedAt: 1_800_000_000 + Double(index % 4)),
+                records: records)
+        }
+        _ = try await bob.measurements.save(sampleCapture(comment: "bob's"), records: sampleBatches(frames: 3))
+
+        let whole = try await ann.measurements.list()
+        let expected = whole.map(MeasurementListing.init)
+        #expect(try await ann.measurements.listings() == expected)
+        #expect(try await ann.measurements.count() == 7)
+        #expect(try await bob.measurements.count() == 1)
+        // Pages, in the same order (recorded time, then id, newest first).
+        var paged: [MeasurementListing] = []
+        for offset in stride(from: 0, to: 9, by: 3) {
+            paged += try await ann.measurements.listings(offset: offset, limit: 3)
+        }
+        #expect(paged == expected)
+        #expect(try await ann.measurements.listings(offset: 7, limit: 3).isEmpty)
+        // The main values: rms and peak here (no dominant_frequency column), per channel.
+        let first = try #require(expected.first { $0.frameCount > 0 })
+        #expect(first.channels.map(\.name) == ["x", "y"])
+        #expect(first.channels[0].values.map(\.column) == ["rms", "peak"])
+        let empty = try #require(expected.first { $0.comment == "run 3" })
+        #expect(empty.frameCount == 0 && empty.channels.allSatisfy(\.values.isEmpty))
+        #expect(try await bob.measurements.listings().map(\.comment) == ["bob's"])
+
+        await #expect(throws: SondeError.self) { _ = try await ann.measurements.listings(offset: -1, limit: 3) }
+        await #expect(throws: SondeError.self) { _ = try await ann.measurements.listings(offset: 0, limit: 0) }
+    }
+
+    /// The columns a line shows: the main ones in their order, else the first three.
+    @Test func shownColumnsFollowTheMainOnes() {
+        #expect(MeasurementListing.shownColumns(of: ["peak", "x", "rms"]) == [2, 0])
+        #expect(MeasurementListing.shownColumns(of: ["a", "b", "c", "d"]) == [0, 1, 2])
+        #expect(MeasurementListing.shownColumns(of: ["dominant_frequency"]) == [0])
+    }
+}
