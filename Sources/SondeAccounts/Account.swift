@@ -14,9 +14,26 @@ public struct Account: Hashable, Sendable {
     public var id: UserID
     /// Normalised (trimmed, lower-cased) email address.
     public var email: String
+    /// The address as the user typed it (trimmed) when the session it came from began, at
+    /// login or registration: what a greeting shows (`Welcome, Ann@Example.com!`). Nil for
+    /// an account read without a session. Not part of the account's identity (`==`).
+    public var emailAsTyped: String?
 
-    public init(id: UserID, email: String) {
+    public init(id: UserID, email: String, emailAsTyped: String? = nil) {
         self.id = id
         self.email = email
+        self.emailAsTyped = emailAsTyped
+    }
+
+    /// The address to greet the user with: as typed, else the normalised one.
+    public var greetingEmail: String { emailAsTyped ?? email }
+
+    public static func == (a: Account, b: Account) -> Bool {
+        a.id == b.id && a.email == b.email
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(email)
     }
 }

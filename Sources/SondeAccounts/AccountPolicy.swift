@@ -38,6 +38,11 @@ public struct AccountPolicy: Sendable, Equatable {
         String(email.trimmingWhitespace().lowercased())
     }
 
+    /// The address as typed, without the blanks around it: what a greeting shows.
+    public static func trimmed(email: String) -> String {
+        String(email.trimmingWhitespace())
+    }
+
     /// A plain, conservative form check (`local@domain.tld`, no spaces, one `@`, at most
     /// 254 bytes); whether mail could be delivered is not ours to know.
     public static func isValid(email: String) -> Bool {

@@ -21,6 +21,7 @@ public struct LocalAuthenticationService: AuthenticationService {
     }
 
     public func register(email: String, password: String, client: String) async throws -> UserSession {
+        let typed = AccountPolicy.trimmed(email: email)
         let email = AccountPolicy.normalize(email: email)
         guard !email.isEmpty, !password.isEmpty else { throw AccountError.missingFields }
         guard AccountPolicy.isValid(email: email) else { throw AccountError.invalidEmail(email) }
@@ -31,10 +32,11 @@ public struct LocalAuthenticationService: AuthenticationService {
         // Checked before inserting only to skip a doomed write; createUser's unique index decides.
         guard try await store.user(email: email) == nil else { throw AccountError.emailTaken(email) }
         let account = try await store.createUser(email: email, passwordHash: hash, createdAt: now())
-        return try await startSession(for: account)
+        return try await startSession(for: account, typed: typed)
     }
 
     public func login(email: String, password: String, client: String) async throws -> UserSession {
+        let typed = AccountPolicy.trimmed(email: email)
         let email = AccountPolicy.normalize(email: email)
         guard !email.isEmpty, !password.isEmpty else { throw AccountError.missingFields }
         if let failures = try await store.loginFailures(email: email, source: client),
@@ -57,7 +59,7 @@ public struct LocalAuthenticationService: AuthenticationService {
         if hasher.needsRehash(stored.passwordHash) {
             try await store.updatePasswordHash(user: stored.account.id, passwordHash: hasher.hash(password))
         }
-        return try await startSession(for: stored.account)
+        return try await startSession(for: stored.account, typed: typed)
     }
 
     public func logout(session token: String) async throws {
@@ -103,11 +105,15 @@ public struct LocalAuthenticationService: AuthenticationService {
     }
 
     /// Stores a new session's hash and hands its token to the caller.
-    private func startSession(for account: Account) async throws -> UserSession {
+    /// - Parameter typed: the address as the user typed it (trimmed), kept with the session.
+    private func startSession(for account: Account, typed: String) async throws -> UserSession {
         let token = SecretToken.random()
         let created = now()
         let expires = created + policy.sessionLifetime
-        try await store.createSession(tokenHash: token.hash, user: account.id, createdAt: created, expiresAt: expires)
+        try await store.createSession(
+            tokenHash: token.hash, user: account.id, emailAsTyped: typed, createdAt: created, expiresAt: expires)
+        var account = account
+        account.emailAsTyped = typed
         return UserSession(token: token.text, account: account, expiresAt: expires)
     }
 

@@ -10,8 +10,12 @@ public protocol UserSessionStore: Sendable {
     /// The account with this normalised email, with its encoded password hash.
     func user(email: String) async throws -> StoredUser?
 
-    func createSession(tokenHash: [UInt8], user: UserID, createdAt: Double, expiresAt: Double) async throws
-    /// The account of an unexpired session, or nil.
+    /// - Parameter emailAsTyped: the address as typed at the login or registration, kept
+    ///   with the session for its greetings (`Account.emailAsTyped`).
+    func createSession(
+        tokenHash: [UInt8], user: UserID, emailAsTyped: String?, createdAt: Double, expiresAt: Double
+    ) async throws
+    /// The account of an unexpired session, or nil; its `emailAsTyped` is the session's.
     func account(sessionTokenHash: [UInt8], now: Double) async throws -> Account?
     func deleteSession(tokenHash: [UInt8]) async throws
     /// Replaces a password hash (a stronger one after a login, say); sessions stay.

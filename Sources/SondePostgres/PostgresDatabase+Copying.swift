@@ -46,13 +46,17 @@ extension PostgresDatabase: CopyableStore {
     package func sessions(validAt now: Double) async throws -> [CopiedSession] {
         try await withConnection("list the sessions") { connection in
             try await connection.query(
-                "SELECT token_hash, user_id, created_at, expires_at FROM sessions WHERE expires_at > \(now)",
+                """
+                SELECT token_hash, user_id, created_at, expires_at, email_as_typed FROM sessions
+                WHERE expires_at > \(now)
+                """,
                 logger: Self.logger
             ).collect().map { row in
-                let (hash, user, createdAt, expiresAt) = try row.decode((ByteBuffer, Int64, Double, Double).self)
+                let (hash, user, createdAt, expiresAt, typed) = try row.decode(
+                    (ByteBuffer, Int64, Double, Double, String?).self)
                 return CopiedSession(
                     tokenHash: Array(hash.readableBytesView), user: UserID(user), createdAt: createdAt,
-                    expiresAt: expiresAt)
+                    expiresAt: expiresAt, emailAsTyped: typed)
             }
         }
     }
@@ -61,9 +65,9 @@ extension PostgresDatabase: CopyableStore {
         try await withConnection("copy a session") { connection in
             try await connection.query(
                 """
-                INSERT INTO sessions (token_hash, user_id, created_at, expires_at)
+                INSERT INTO sessions (token_hash, user_id, created_at, expires_at, email_as_typed)
                 VALUES (\(ByteBuffer(bytes: session.tokenHash)), \(session.user.rawValue), \(session.createdAt),
-                    \(session.expiresAt))
+                    \(session.expiresAt), \(session.emailAsTyped))
                 ON CONFLICT (token_hash) DO NOTHING
                 """, logger: Self.logger)
         }

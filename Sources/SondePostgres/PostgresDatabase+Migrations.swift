@@ -89,6 +89,7 @@ extension PostgresDatabase {
             "DROP TABLE login_failures",
             "ALTER TABLE login_failures_by_source RENAME TO login_failures",
         ],
+        3: ["ALTER TABLE sessions ADD COLUMN email_as_typed TEXT"],
     ]
 
     /// `pg_advisory_xact_lock`'s key for migrations ("sonde" in ASCII): two processes

@@ -48,14 +48,16 @@ public struct PostgresUserSessionStore: UserSessionStore {
         }
     }
 
-    public func createSession(tokenHash: [UInt8], user: UserID, createdAt: Double, expiresAt: Double) async throws {
+    public func createSession(
+        tokenHash: [UInt8], user: UserID, emailAsTyped: String?, createdAt: Double, expiresAt: Double
+    ) async throws {
         try await database.transaction("start a session") { connection in
             // Expired sessions go whenever a new one starts: the table never grows without bound.
             try await connection.query("DELETE FROM sessions WHERE expires_at <= \(createdAt)", logger: logger)
             try await connection.query(
                 """
-                INSERT INTO sessions (token_hash, user_id, created_at, expires_at)
-                VALUES (\(ByteBuffer(bytes: tokenHash)), \(user.rawValue), \(createdAt), \(expiresAt))
+                INSERT INTO sessions (token_hash, user_id, created_at, expires_at, email_as_typed)
+                VALUES (\(ByteBuffer(bytes: tokenHash)), \(user.rawValue), \(createdAt), \(expiresAt), \(emailAsTyped))
                 """, logger: logger)
         }
     }
@@ -64,12 +66,13 @@ public struct PostgresUserSessionStore: UserSessionStore {
         try await database.withConnection("check a session") { connection in
             try await connection.query(
                 """
-                SELECT users.id, users.email FROM sessions JOIN users ON users.id = sessions.user_id
+                SELECT users.id, users.email, sessions.email_as_typed FROM sessions
+                JOIN users ON users.id = sessions.user_id
                 WHERE sessions.token_hash = \(ByteBuffer(bytes: sessionTokenHash)) AND sessions.expires_at > \(now)
                 """, logger: logger
             ).collect().first.map { row in
-                let (id, email) = try row.decode((Int64, String).self)
-                return Account(id: UserID(id), email: email)
+                let (id, email, typed) = try row.decode((Int64, String, String?).self)
+                return Account(id: UserID(id), email: email, emailAsTyped: typed)
             }
         }
     }

@@ -41,12 +41,14 @@ extension SQLiteDatabase: CopyableStore {
     package func sessions(validAt now: Double) async throws -> [CopiedSession] {
         try await read("list the sessions") { db in
             try Row.fetchAll(
-                db, sql: "SELECT token_hash, user_id, created_at, expires_at FROM sessions WHERE expires_at > ?",
+                db,
+                sql:
+                    "SELECT token_hash, user_id, created_at, expires_at, email_as_typed FROM sessions WHERE expires_at > ?",
                 arguments: [now]
             ).map {
                 CopiedSession(
                     tokenHash: [UInt8]($0["token_hash"] as Data), user: UserID($0["user_id"]),
-                    createdAt: $0["created_at"], expiresAt: $0["expires_at"])
+                    createdAt: $0["created_at"], expiresAt: $0["expires_at"], emailAsTyped: $0["email_as_typed"])
             }
         }
     }
@@ -55,10 +57,14 @@ extension SQLiteDatabase: CopyableStore {
         try await write("copy a session") { db in
             try db.execute(
                 sql: """
-                    INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)
+                    INSERT INTO sessions (token_hash, user_id, created_at, expires_at, email_as_typed)
+                    VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (token_hash) DO NOTHING
                     """,
-                arguments: [Data(session.tokenHash), session.user.rawValue, session.createdAt, session.expiresAt])
+                arguments: [
+                    Data(session.tokenHash), session.user.rawValue, session.createdAt, session.expiresAt,
+                    session.emailAsTyped,
+                ])
         }
     }
 

@@ -82,6 +82,10 @@ extension SQLiteDatabase {
                     """
             )
         }
+        register(3) { db in
+            // The greeting shows the address as the user typed it at login (issue 29).
+            try db.execute(sql: "ALTER TABLE sessions ADD COLUMN email_as_typed TEXT")
+        }
         return migrator
     }()
 }

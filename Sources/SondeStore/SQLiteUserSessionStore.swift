@@ -43,13 +43,18 @@ public struct SQLiteUserSessionStore: UserSessionStore {
         }
     }
 
-    public func createSession(tokenHash: [UInt8], user: UserID, createdAt: Double, expiresAt: Double) async throws {
+    public func createSession(
+        tokenHash: [UInt8], user: UserID, emailAsTyped: String?, createdAt: Double, expiresAt: Double
+    ) async throws {
         try await database.write("start a session") { db in
             // Expired sessions go whenever a new one starts: the table never grows without bound.
             try db.execute(sql: "DELETE FROM sessions WHERE expires_at <= ?", arguments: [createdAt])
             try db.execute(
-                sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [Data(tokenHash), user.rawValue, createdAt, expiresAt]
+                sql: """
+                    INSERT INTO sessions (token_hash, user_id, created_at, expires_at, email_as_typed)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [Data(tokenHash), user.rawValue, createdAt, expiresAt, emailAsTyped]
             )
         }
     }
@@ -59,11 +64,12 @@ public struct SQLiteUserSessionStore: UserSessionStore {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT users.id, users.email FROM sessions JOIN users ON users.id = sessions.user_id
+                    SELECT users.id, users.email, sessions.email_as_typed FROM sessions
+                    JOIN users ON users.id = sessions.user_id
                     WHERE sessions.token_hash = ? AND sessions.expires_at > ?
                     """,
                 arguments: [Data(sessionTokenHash), now]
-            ).map { row in Account(id: UserID(row["id"]), email: row["email"]) }
+            ).map { row in Account(id: UserID(row[0]), email: row[1], emailAsTyped: row[2]) }
         }
     }
 

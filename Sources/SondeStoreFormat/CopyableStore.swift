@@ -43,12 +43,14 @@ package struct CopiedSession: Sendable, Equatable {
     package var user: UserID
     package var createdAt: Double
     package var expiresAt: Double
+    package var emailAsTyped: String?
 
-    package init(tokenHash: [UInt8], user: UserID, createdAt: Double, expiresAt: Double) {
+    package init(tokenHash: [UInt8], user: UserID, createdAt: Double, expiresAt: Double, emailAsTyped: String?) {
         self.tokenHash = tokenHash
         self.user = user
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.emailAsTyped = emailAsTyped
     }
 }
 

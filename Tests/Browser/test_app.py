@@ -276,6 +276,16 @@ def login_stories(app, check):
         check(driver.find_element(By.ID, "device-status").text == "Device not connected",
               "Main does not say Device not connected")
 
+        # The greeting shows the address as typed at this login (trimmed), in every page
+        # load of the session; the account is the one address.
+        driver.delete_all_cookies()
+        driver.get(app.url + "/login")
+        fill(driver, Email="  Test@Gmail.com ", Password=PASSWORD)
+        control(driver, "Log in").click()
+        check(wait_for(lambda: path_of(driver) == "/"), f"a mixed-case login did not reach Main: {driver.current_url}")
+        driver.refresh()
+        check(heading(driver) == "Welcome, Test@Gmail.com!", f"welcome as typed {heading(driver)!r}")
+
         # Security: headers, cookie flags, CSRF.
         status, headers, body = app.request("GET", "/login")
         policy = headers.get("Content-Security-Policy", "")

@@ -6,6 +6,7 @@ final class InMemoryUserSessionStore: UserSessionStore {
     struct Session {
         var user: UserID
         var expiresAt: Double
+        var emailAsTyped: String?
     }
     struct ResetToken {
         var user: UserID
@@ -37,14 +38,20 @@ final class InMemoryUserSessionStore: UserSessionStore {
         state.withLock { $0.users.first { $0.account.email == email } }
     }
 
-    func createSession(tokenHash: [UInt8], user: UserID, createdAt: Double, expiresAt: Double) async throws {
-        state.withLock { $0.sessions[tokenHash] = Session(user: user, expiresAt: expiresAt) }
+    func createSession(
+        tokenHash: [UInt8], user: UserID, emailAsTyped: String?, createdAt: Double, expiresAt: Double
+    ) async throws {
+        state.withLock {
+            $0.sessions[tokenHash] = Session(user: user, expiresAt: expiresAt, emailAsTyped: emailAsTyped)
+        }
     }
 
     func account(sessionTokenHash: [UInt8], now: Double) async throws -> Account? {
         state.withLock { state in
             guard let session = state.sessions[sessionTokenHash], session.expiresAt > now else { return nil }
-            return state.users.first { $0.account.id == session.user }?.account
+            var account = state.users.first { $0.account.id == session.user }?.account
+            account?.emailAsTyped = session.emailAsTyped
+            return account
         }
     }
 

@@ -13,6 +13,7 @@ import Testing
         #expect(
             try database.appliedMigrations() == [
                 "v1: accounts and measurements", "v2: failed logins per email and source",
+                "v3: sessions keep the email as typed",
             ])
         let header = try #require(FileManager.default.contents(atPath: database.path))
         // SQLite's header: bytes 18 and 19 (file format read/write versions) are 2 in WAL mode.
@@ -25,6 +26,7 @@ import Testing
         #expect(
             try again.appliedMigrations() == [
                 "v1: accounts and measurements", "v2: failed logins per email and source",
+                "v3: sessions keep the email as typed",
             ])
     }
 
@@ -49,10 +51,10 @@ import Testing
             return try await group.reduce(into: [[Int]]()) { $0.append($1) }
         }
         let numbers = StoreMigration.all.map(\.number)
-        #expect(numbers == [1, 2])
+        #expect(numbers == [1, 2, 3])
         #expect(opened == Array(repeating: numbers, count: 4))
         let again = try await PostgresDatabase.open(location: location)
-        #expect(try await again.texts("SELECT count(*)::text FROM schema_migrations") == ["2"])
+        #expect(try await again.texts("SELECT count(*)::text FROM schema_migrations") == ["3"])
         #expect(
             try await again.texts("SELECT name FROM schema_migrations ORDER BY version")
                 == StoreMigration.all.map(\.name))
@@ -68,7 +70,7 @@ import Testing
         await #expect {
             _ = try await PostgresDatabase.open(location: location)
         } throws: { error in
-            "\(error)".contains("version 99, newer than this sonde's 2") && "\(error)".contains(location.description)
+            "\(error)".contains("version 99, newer than this sonde's 3") && "\(error)".contains(location.description)
         }
     }
 
@@ -186,9 +188,26 @@ import Testing
     func expiredSessionsAreNotAccepted(engine: StoreEngine) async throws {
         let store = try await StoreHarness(engine).stores.users
         let ann = try await store.createUser(email: "ann@example.com", passwordHash: "h", createdAt: 0)
-        try await store.createSession(tokenHash: [1, 2, 3], user: ann.id, createdAt: 0, expiresAt: 100)
+        try await store.createSession(
+            tokenHash: [1, 2, 3], user: ann.id, emailAsTyped: nil, createdAt: 0, expiresAt: 100)
         #expect(try await store.account(sessionTokenHash: [1, 2, 3], now: 99) == ann)
         #expect(try await store.account(sessionTokenHash: [1, 2, 3], now: 100) == nil)
         #expect(try await store.account(sessionTokenHash: [1, 2, 4], now: 0) == nil)
+    }
+
+    /// Issue 29: each session keeps the address as typed at its login, for the greeting;
+    /// the account stays the normalised one.
+    @Test(arguments: StoreEngine.available)
+    func sessionsKeepTheEmailAsTyped(engine: StoreEngine) async throws {
+        let store = try await StoreHarness(engine).stores.users
+        let ann = try await store.createUser(email: "ann@example.com", passwordHash: "h", createdAt: 0)
+        try await store.createSession(
+            tokenHash: [1], user: ann.id, emailAsTyped: "Ann@Example.COM", createdAt: 0, expiresAt: 100)
+        try await store.createSession(tokenHash: [2], user: ann.id, emailAsTyped: nil, createdAt: 0, expiresAt: 100)
+        let typed = try #require(try await store.account(sessionTokenHash: [1], now: 1))
+        #expect(typed == ann && typed.email == "ann@example.com")
+        #expect(typed.emailAsTyped == "Ann@Example.COM" && typed.greetingEmail == "Ann@Example.COM")
+        let untyped = try #require(try await store.account(sessionTokenHash: [2], now: 1))
+        #expect(untyped.emailAsTyped == nil && untyped.greetingEmail == "ann@example.com")
     }
 }

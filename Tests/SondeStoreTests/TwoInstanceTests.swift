@@ -39,7 +39,8 @@ import Testing
         #expect(try await other.authentication.currentAccount() == nil)
         await #expect(throws: AccountError.notLoggedIn) { _ = try await other.measurements.list() }
         // At the store: a session started through one instance and deleted through the other.
-        try await harness.stores.users.createSession(tokenHash: [7, 7], user: ann.id, createdAt: 0, expiresAt: 9e9)
+        try await harness.stores.users.createSession(
+            tokenHash: [7, 7], user: ann.id, emailAsTyped: nil, createdAt: 0, expiresAt: 9e9)
         #expect(try await second.users.account(sessionTokenHash: [7, 7], now: 1) == ann)
         try await second.users.deleteSession(tokenHash: [7, 7])
         #expect(try await harness.stores.users.account(sessionTokenHash: [7, 7], now: 1) == nil)

@@ -45,7 +45,8 @@ struct MainScreen: Sendable {
         let measurements = try await environment.measurements.listings(
             for: session, offset: (shown - 1) * MainView.pageSize, limit: MainView.pageSize)
         return MainView(
-            email: session.account.email, device: device, measurements: measurements, page: shown, total: total,
+            greeting: session.account.greetingEmail, email: session.account.email, device: device,
+            measurements: measurements, page: shown, total: total,
             notice: notice, csrf: csrf)
     }
 }

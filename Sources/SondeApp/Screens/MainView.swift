@@ -11,6 +11,9 @@ struct MainView: Sendable {
         case measuring(deviceID: String)
     }
 
+    /// The address as the user typed it at login (`Account.greetingEmail`).
+    var greeting: String
+    /// The account's address, in Settings.
     var email: String
     var device: Device
     /// One page of the user's list, newest first.
@@ -30,7 +33,7 @@ struct MainView: Sendable {
                 </button>
                 """,
             content: """
-                <h1>Welcome, \(email)!</h1>
+                <h1>Welcome, \(greeting)!</h1>
                 \(PageLayout.notice(notice))
                 <section class="card" aria-labelledby="device-title">
                 <h2 id="device-title">Device</h2>
