@@ -2,6 +2,10 @@ package import SondeCore
 import SondeIO
 package import SondeMeasurements
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads the JSON columns of `measurements` (`StoredJSON`'s shapes) straight from their
 /// bytes, numbers through the CSV reader's `DecimalScanner` (strtod's exact results).
 ///
@@ -58,22 +62,27 @@ package final class StoredJSONReader {
     /// others. The columns' names are read once for a listing whose rows share them.
     package func mainValues(_ text: String) throws -> (frames: Int, channels: [MeasurementListing.Channel]) {
         try read(text, what: "summary") { cursor in
-            let start = cursor.position
             var frames: Int?
             var shown: (columns: [String], indices: [Int])?
+            var channelsStart: UnsafePointer<UInt8>?
             try cursor.object { key, cursor in
                 switch key {
                 case "frames": frames = try cursor.integer()
                 case "columns": shown = try shownColumns(&cursor)
+                case "channels":
+                    cursor.skipSpace()
+                    channelsStart = cursor.position
+                    try cursor.skipValue()
                 default: try cursor.skipValue()
                 }
             }
-            guard let frames, let shown else { throw cursor.failure("a summary without columns or frames") }
+            guard let frames, let shown, let channelsStart else {
+                throw cursor.failure("a summary without columns, channels or frames")
+            }
             let end = cursor.position
-            cursor.rewind(to: start)
+            cursor.rewind(to: channelsStart)
             var channels: [MeasurementListing.Channel] = []
-            try cursor.object { key, cursor in
-                guard key == "channels" else { return try cursor.skipValue() }
+            do {
                 try cursor.array { cursor in
                     var name: String?
                     var values: [MeasurementListing.MainValue] = []
@@ -114,7 +123,14 @@ package final class StoredJSONReader {
         let first = cursor.position
         try cursor.skipValue()
         let bytes = cursor.bytes(from: first)
-        if let last = lastColumns, last.bytes.elementsEqual(bytes) { return last.shown }
+        if let last = lastColumns, last.bytes.count == bytes.count,
+            last.bytes.withUnsafeBytes({ cached in
+                guard let a = cached.baseAddress, let b = bytes.baseAddress else { return cached.isEmpty }
+                return memcmp(a, b, bytes.count) == 0
+            })
+        {
+            return last.shown
+        }
         let end = cursor.position
         cursor.rewind(to: first)
         let columns = try cursor.strings()
@@ -192,7 +208,11 @@ struct JSONCursor {
     }
 
     mutating func skipSpace() {
-        while position < end, [0x20, 0x09, 0x0A, 0x0D].contains(position.pointee) { position += 1 }
+        while position < end {
+            let byte = position.pointee
+            guard byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D else { return }
+            position += 1
+        }
     }
 
     private mutating func take(_ byte: UInt8) -> Bool {
@@ -340,8 +360,7 @@ struct JSONCursor {
         skipSpace()
         guard position < end else { throw failure("expected a value") }
         switch position.pointee {
-        case UInt8(ascii: "{"): try object { _, cursor in try cursor.skipValue() }
-        case UInt8(ascii: "["): try array { try $0.skipValue() }
+        case UInt8(ascii: "{"), UInt8(ascii: "["): try skipContainer()
         case UInt8(ascii: "\""): try skipString()
         default:
             for word in ["true", "false", "null"] where end - position >= word.utf8.count {
@@ -352,6 +371,34 @@ struct JSONCursor {
             }
             try skipNumber()
         }
+    }
+
+    /// An array or object, read past by its brackets alone (strings and their escapes
+    /// respected): a listing skips most of each summary, and what it skips it does not check.
+    mutating func skipContainer() throws {
+        var depth = 0
+        while position < end {
+            switch position.pointee {
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 {
+                    position += 1
+                    return
+                }
+            case UInt8(ascii: "\""):
+                position += 1
+                while position < end, position.pointee != UInt8(ascii: "\"") {
+                    position += position.pointee == UInt8(ascii: "\\") ? 2 : 1
+                }
+                guard position < end else { throw failure("a string without its closing quote") }
+            default:
+                break
+            }
+            position += 1
+        }
+        throw failure("an array or object without its end")
     }
 
     /// A string, read past: only its end is found.

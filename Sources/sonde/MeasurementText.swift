@@ -11,7 +11,9 @@ enum MeasurementText {
             [
                 measurement.id.description, UTCTimestamp.rfc3339(epochSeconds: measurement.recordedAt),
                 measurement.deviceID, String(measurement.frameCount), mainValues(measurement),
-                measurement.comment.replacingOccurrences(of: "\n", with: " "),
+                // Foundation's replacing is a tenth of a long listing: only when there is a line break.
+                measurement.comment.utf8.contains(0x0A)
+                    ? measurement.comment.replacingOccurrences(of: "\n", with: " ") : measurement.comment,
             ]
         }
         let header = ["ID", "RECORDED (UTC)", "DEVICE", "WINDOWS", "MEAN", "COMMENT"]
@@ -78,10 +80,15 @@ enum MeasurementText {
             rows.map { column < $0.count ? width($0[column]) : 0 }.max() ?? 0
         }
         return rows.map { row in
-            var line = row.enumerated().map { column, cell in
+            var line = ""
+            line.reserveCapacity(widths.reduce(2 * row.count, +))
+            for (column, cell) in row.enumerated() {
+                line += cell
                 // The last cell is not padded: no trailing spaces.
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - width(cell))
-            }.joined(separator: "  ")
+                if column < row.count - 1 {
+                    line += String(repeating: " ", count: widths[column] - width(cell) + 2)
+                }
+            }
             while line.last == " " { line.removeLast() }
             return line
         }

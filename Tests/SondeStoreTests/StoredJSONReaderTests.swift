@@ -49,6 +49,13 @@ import Testing
                 frameCount: round * 1000)
             let text = try StoredJSON.encode(summary)
             let read = try StoredJSON.decodeSummary(text, with: reader)
+            let listing = try reader.mainValues(text)
+            let shown = MeasurementListing.shownColumns(of: summary.columns)
+            #expect(
+                listing.channels.map { $0.values.map(\.mean.bitPattern) }
+                    == summary.channels.map { channel in
+                        shown.map { channel.means[$0].bitPattern }
+                    })
             #expect(bitPatterns(read) == bitPatterns(summary), "\(text)")
             #expect(read.columns == summary.columns && read.frameCount == summary.frameCount)
             #expect(bitPatterns(try foundation(text)) == bitPatterns(read))
@@ -70,6 +77,16 @@ import Testing
         #expect(read.frameCount == expected.frameCount)
         #expect(read.channels.map(\.name) == expected.channels.map(\.name))
         #expect(bitPatterns(read) == bitPatterns(expected))
+        // A listing's reader gives the shown means of the same values.
+        let listing = try StoredJSONReader().mainValues(text)
+        let shown = MeasurementListing.shownColumns(of: expected.columns)
+        #expect(listing.frames == expected.frameCount)
+        #expect(listing.channels.map(\.name) == expected.channels.map(\.name))
+        for (channel, whole) in zip(listing.channels, expected.channels) {
+            let wanted = shown.filter { $0 < whole.means.count }
+            #expect(channel.values.map(\.column) == wanted.map { expected.columns[$0] })
+            #expect(channel.values.map(\.mean.bitPattern) == wanted.map { whole.means[$0].bitPattern })
+        }
     }
 
     @Test func namesAndClocksReadBack() throws {
