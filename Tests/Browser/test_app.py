@@ -659,6 +659,9 @@ def screens_checked(app, check, screenshots):
                     f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in violations))
                 if size in ("phone", "desktop"):
                     path = os.path.join(screenshots, f"{name}-{size}.png")
+                    # From the top: a live page's updates during axe's run can move the scroll.
+                    driver.execute_script("window.scrollTo(0, 0)")
+                    time.sleep(0.1)
                     driver.save_screenshot(path)
                     small_png(path)
 
