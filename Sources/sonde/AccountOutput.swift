@@ -45,11 +45,13 @@ enum AccountOutput {
 /// environment and reports errors; `run(with:)` is the command itself, so a test or
 /// another front end can hand it substitutes.
 protocol ServiceCommand: AsyncParsableCommand {
+    /// `--database`: which store `run()` opens.
+    var store: StoreOptions { get }
     func run(with services: Services) async throws
 }
 
 extension ServiceCommand {
     func run() async throws {
-        try await reportingAccountErrors { try await run(with: Services.open()) }
+        try await reportingAccountErrors { try await run(with: Services.open(database: store.database)) }
     }
 }

@@ -17,6 +17,8 @@ struct ForgotPasswordCommand: ServiceCommand {
             """
     )
 
+    @OptionGroup(title: "Store") var store: StoreOptions
+
     @Option(help: ArgumentHelp("The account's email address.", valueName: "E"))
     var email: String
 

@@ -16,6 +16,8 @@ struct LoginCommand: ServiceCommand {
             """
     )
 
+    @OptionGroup(title: "Store") var store: StoreOptions
+
     // Optional so that a missing email gets the product's one answer, not a usage error.
     @Option(help: ArgumentHelp("The account's email address.", valueName: "E"))
     var email: String?

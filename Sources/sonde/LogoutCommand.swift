@@ -10,6 +10,8 @@ struct LogoutCommand: ServiceCommand {
             """
     )
 
+    @OptionGroup(title: "Store") var store: StoreOptions
+
     func run(with services: Services) async throws {
         try await services.session.logout()
         AccountOutput.line("Logged out.")

@@ -26,6 +26,8 @@ struct MeasureCommand: ServiceCommand {
             """
     )
 
+    @OptionGroup(title: "Store") var store: StoreOptions
+
     @OptionGroup(title: "Pipeline") var pipeline: PipelineOptions
 
     @Option(

@@ -21,6 +21,8 @@ extension MeasurementsCommand {
                 """
         )
 
+        @OptionGroup(title: "Store") var store: StoreOptions
+
         @OptionGroup var measurement: MeasurementIDArgument
 
         @Option(

@@ -15,6 +15,8 @@ extension MeasurementsCommand {
                 """
         )
 
+        @OptionGroup(title: "Store") var store: StoreOptions
+
         func run(with services: Services) async throws {
             let measurements = try await services.measurements.listings(
                 for: services.session.requireAccount(), offset: 0, limit: nil)
@@ -31,6 +33,8 @@ extension MeasurementsCommand {
                   sonde measurements show 3
                 """
         )
+
+        @OptionGroup(title: "Store") var store: StoreOptions
 
         @OptionGroup var measurement: MeasurementIDArgument
 
@@ -58,6 +62,8 @@ extension MeasurementsCommand {
                   sonde measurements export 3 -o run.parquet --compression none
                 """
         )
+
+        @OptionGroup(title: "Store") var store: StoreOptions
 
         @Argument(help: ArgumentHelp("The measurement's number (omit with --all).", valueName: "ID"))
         var id: String?
@@ -121,6 +127,8 @@ extension MeasurementsCommand {
                   sonde measurements delete 3
                 """
         )
+
+        @OptionGroup(title: "Store") var store: StoreOptions
 
         @OptionGroup var measurement: MeasurementIDArgument
 

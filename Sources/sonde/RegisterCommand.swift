@@ -18,6 +18,8 @@ struct RegisterCommand: ServiceCommand {
             """
     )
 
+    @OptionGroup(title: "Store") var store: StoreOptions
+
     @Option(help: ArgumentHelp("The account's email address.", valueName: "E"))
     var email: String
 

@@ -16,6 +16,8 @@ struct ResetPasswordCommand: ServiceCommand {
             """
     )
 
+    @OptionGroup(title: "Store") var store: StoreOptions
+
     @Option(help: ArgumentHelp("The token from the reset message.", valueName: "T"))
     var token: String
 

@@ -31,11 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Mark the session cookie Secure (when a TLS reverse proxy serves the app).")
     var secureCookies = false
 
-    @Option(
-        help: ArgumentHelp(
-            "The store: sqlite:PATH or postgres://USER@HOST[:PORT]/DB (default: SONDE_DATABASE_URL, else the file under SONDE_HOME).",
-            valueName: "URL"))
-    var database: String?
+    @OptionGroup(title: "Store") var store: StoreOptions
 
     @Option(
         help: ArgumentHelp(
@@ -60,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
                     environment: ProcessInfo.processInfo.environment,
                     parquet: ParquetOptions.writerOptions(),
                     version: ParquetOptions.version, reportTrends: ReportCommand.defaultTrends,
-                    concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount), database: database,
+                    concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount), database: store.database,
                     publicURL: publicURL))
             AccountOutput.line("sonde serve: the app is at \(server.url)")
             await server.wait()

@@ -10,6 +10,8 @@ struct WhoamiCommand: ServiceCommand {
             """
     )
 
+    @OptionGroup(title: "Store") var store: StoreOptions
+
     func run(with services: Services) async throws {
         let account = try await services.session.requireAccount()
         AccountOutput.line(account.email)
