@@ -139,6 +139,9 @@ test: deps
 	# The app of `sonde serve` in headless Chromium (about a minute): the login stories, the
 	# whole flow with two users, a keyboard-only walk, axe-core on every screen at three sizes.
 	$(PY) Tests/Browser/test_app.py .build/debug/sonde
+	# The same on PostgreSQL (issue 31): the server and the commands on a throwaway cluster.
+	sh Tests/Postgres/pg_cluster.sh run $(PY) Tests/Browser/test_app.py .build/debug/sonde --postgres \
+		--screenshots Tests/Browser/artifacts/app-postgres
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
 	# Mutated inputs and options through the debug binary (about a minute): no crash, hang,

@@ -17,12 +17,17 @@ field and button by its visible label:
 - security headers (CSP without inline script or style, no-store), cookie flags and the
   CSRF check;
 - a keyboard-only walk through log in, settings, a measurement and its detail;
+- Main's pages: 120 measurements (written by Benchmarks/store/fill_store.py; on
+  PostgreSQL copied there by `sonde store copy`, as a lab moves its data) in pages of 50;
 - axe-core (axe-selenium-python) with no violation on every screen at 390x844, 820x1180
   and 1440x900, no console error anywhere; screenshots of every screen at phone and
   desktop size (into Tests/Browser/artifacts/app/; `--screenshots docs/screenshots/app`
   refreshes the README's).
 
-usage: test_app.py path/to/sonde [--screenshots DIR]
+With `--postgres` (under `Tests/Postgres/pg_cluster.sh run`) the server and the command
+line share a new database on that PostgreSQL server instead of the SQLite file.
+
+usage: test_app.py path/to/sonde [--screenshots DIR] [--postgres]
 """
 
 import http.client
@@ -58,10 +63,16 @@ PASSWORD = "correct-horse-1"
 class App:
     """One `sonde serve --listen 127.0.0.1:0` with its own home; a context manager."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, database=None):
+        """`database`: a PostgreSQL URL the server and the command line share (`--postgres`);
+        None: the SQLite file under the app's home."""
         self.binary = binary
+        self.database = database
         self.home = tempfile.mkdtemp(prefix="sonde-app-test-")
         self.environment = dict(os.environ, SONDE_HOME=self.home, SONDE_SCRYPT_LOG_N="10")
+        self.environment.pop("SONDE_DATABASE_URL", None)
+        if database:
+            self.environment["SONDE_DATABASE_URL"] = database
         self.log = []
 
     def __enter__(self):
@@ -535,11 +546,19 @@ def whole_flow(app, check):
 def paging(app, check):
     """Main lists 50 measurements a page: 120 saved give three pages, Older and Newer
     walk them, each line shows its main values; axe finds nothing on a middle page."""
-    result = app.cli("register", "--email", "erin@example.com", "--password-stdin", stdin=PASSWORD + "\n")
-    check(result.returncode == 0, f"sonde register: {result.stderr.decode()}")
     fill = os.path.join(ROOT, "Benchmarks", "store", "fill_store.py")
-    subprocess.run([sys.executable, fill, os.path.join(app.home, "sonde.sqlite"), "--email", "erin@example.com",
-                    "--count", "120", "--full", "0"], check=True, capture_output=True)
+    sqlite = os.path.join(app.home, "sonde.sqlite") if not app.database else os.path.join(app.home, "erin.sqlite")
+    result = app.cli("register", "--email", "erin@example.com", "--password-stdin", "--database", "sqlite:" + sqlite,
+                     stdin=PASSWORD + "\n")
+    check(result.returncode == 0, f"sonde register: {result.stderr.decode()}")
+    subprocess.run([sys.executable, fill, sqlite, "--email", "erin@example.com", "--count", "120", "--full", "0"],
+                   check=True, capture_output=True)
+    if app.database:
+        # On PostgreSQL the account and its measurements arrive as a lab's would: copied.
+        result = app.cli("store", "copy", "--from", "sqlite:" + sqlite, "--to", app.database)
+        check(result.returncode == 0, f"sonde store copy: {result.stderr.decode()}")
+        result = app.cli("login", "--email", "erin@example.com", "--password-stdin", stdin=PASSWORD + "\n")
+        check(result.returncode == 0, f"sonde login: {result.stderr.decode()}")
     listed = app.cli("measurements", "list").stdout.decode().splitlines()[1:]
     with Browser(1280, 900) as browser:
         driver = browser.driver
@@ -730,10 +749,19 @@ def main():
     screenshots = SCREENSHOTS
     if "--screenshots" in sys.argv[2:]:
         screenshots = os.path.abspath(sys.argv[sys.argv.index("--screenshots") + 1])
+    database = None
+    if "--postgres" in sys.argv[2:]:
+        # A new database on the server `Tests/Postgres/pg_cluster.sh run` started.
+        server = os.environ["SONDE_TEST_DATABASE_URL"]
+        name = f"sonde_app_{os.getpid()}"
+        subprocess.run(["psql", "-q", server, "-c", f"CREATE DATABASE {name}"], check=True)
+        database = server.rsplit("/", 1)[0] + "/" + name
     check = Checks()
-    with App(binary) as app:
-        for name, step in (("login stories", login_stories), ("whole flow", whole_flow),
-                           ("keyboard walk", keyboard_walk), ("paging", paging)):
+    with App(binary, database) as app:
+        # Paging first: on PostgreSQL its measurements are copied in by `sonde store copy`,
+        # which fills an empty database only.
+        for name, step in (("paging", paging), ("login stories", login_stories), ("whole flow", whole_flow),
+                           ("keyboard walk", keyboard_walk)):
             started = time.monotonic()
             try:
                 step(app, check)
@@ -748,7 +776,8 @@ def main():
         print(f"axe and screenshots: {time.monotonic() - started:.1f} s")
         if check.failures:
             print("server log:", "".join(app.log[-20:]))
-    check.finish("ok: the app's login stories, whole flow, keyboard walk and axe checks pass")
+    engine = "PostgreSQL" if database else "SQLite"
+    check.finish(f"ok ({engine}): the app's login stories, whole flow, keyboard walk, paging and axe checks pass")
 
 
 if __name__ == "__main__":
