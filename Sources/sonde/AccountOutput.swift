@@ -29,11 +29,9 @@ enum AccountOutput {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    /// Lines on standard output in one write (a listing).
-    static func lines(_ lines: [String]) {
-        var text = lines.joined(separator: "\n")
-        text += "\n"
-        FileHandle.standardOutput.write(Data(text.utf8))
+    /// Bytes on standard output in one write (a listing's lines).
+    static func write(_ bytes: [UInt8]) {
+        FileHandle.standardOutput.write(Data(bytes))
     }
 
     static func standardError(_ text: String) {

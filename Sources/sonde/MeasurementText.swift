@@ -5,21 +5,6 @@ import SondeMeasurements
 
 /// How saved measurements read on a terminal.
 enum MeasurementText {
-    static func table(_ measurements: [MeasurementListing]) -> [String] {
-        guard !measurements.isEmpty else { return ["No saved measurements yet — record one with sonde measure"] }
-        let rows = measurements.map { measurement in
-            [
-                measurement.id.description, UTCTimestamp.rfc3339(epochSeconds: measurement.recordedAt),
-                measurement.deviceID, String(measurement.frameCount), mainValues(measurement),
-                // Foundation's replacing is a tenth of a long listing: only when there is a line break.
-                measurement.comment.utf8.contains(0x0A)
-                    ? measurement.comment.replacingOccurrences(of: "\n", with: " ") : measurement.comment,
-            ]
-        }
-        let header = ["ID", "RECORDED (UTC)", "DEVICE", "WINDOWS", "MEAN", "COMMENT"]
-        return aligned([header] + rows)
-    }
-
     static func details(_ measurement: SavedMeasurement) -> [String] {
         var lines = [
             "Measurement \(measurement.id)",
@@ -36,14 +21,6 @@ enum MeasurementText {
             rows.append(["  " + column] + measurement.summary.channels.map { number($0.means[index]) })
         }
         return lines + aligned(rows)
-    }
-
-    /// `x: rms 0.7071, peak 1; y: ...`.
-    private static func mainValues(_ measurement: MeasurementListing) -> String {
-        guard measurement.frameCount > 0 else { return "-" }
-        return measurement.channels.map { channel in
-            channel.name + ": " + channel.values.map { "\($0.column) \(number($0.mean))" }.joined(separator: ", ")
-        }.joined(separator: "; ")
     }
 
     private static func timing(_ measurement: SavedMeasurement) -> String {

@@ -20,8 +20,11 @@ extension MeasurementsCommand {
         func run(with services: Services) async throws {
             let measurements = try await services.measurements.listings(
                 for: services.session.requireAccount(), offset: 0, limit: nil)
+            guard !measurements.isEmpty else {
+                return AccountOutput.line("No saved measurements yet — record one with sonde measure")
+            }
             // One write: a line at a time was 10,000 system calls for 10,000 measurements.
-            AccountOutput.lines(MeasurementText.table(measurements))
+            AccountOutput.write(ListingTable(measurements).text)
         }
     }
 
