@@ -51,10 +51,21 @@ def series(rng: np.random.Generator, frames: int, width: int) -> np.ndarray:
     return np.abs(1.0 + np.cumsum(steps, axis=0)) * rng.uniform(0.1, 1000.0, size=(1, len(CHANNELS), width))
 
 
-def summary_json(values: np.ndarray, columns: list[str]) -> str:
-    means = values.mean(axis=0) if len(values) else np.zeros((len(CHANNELS), 0))
-    channels = [{"means": [float(v) for v in means[c]], "name": name} for c, name in enumerate(CHANNELS)]
-    return json.dumps({"channels": channels, "columns": columns, "frames": int(len(values))}, separators=(",", ":"))
+def summary_json(values: np.ndarray, columns: list[str], shown: list[int] | None = None) -> str:
+    """The summary column; with `shown`, its listed part (`MeasurementListing.listedPart`)."""
+    means = values.mean(axis=0) if len(values) else np.zeros((len(CHANNELS), len(columns)))
+    picked = shown if shown is not None else list(range(len(columns)))
+    channels = [{"means": [float(means[c][i]) for i in picked] if len(values) else [], "name": name}
+                for c, name in enumerate(CHANNELS)]
+    return json.dumps({"channels": channels, "columns": [columns[i] for i in picked], "frames": int(len(values))},
+                      separators=(",", ":"))
+
+
+def listed_columns(columns: list[str]) -> list[int]:
+    """The columns a list shows (`MeasurementListing.shownColumns`): rms, peak and dominant
+    frequency where there are, else the first three."""
+    main = [columns.index(name) for name in ("rms", "peak", "dominant_frequency") if name in columns]
+    return main or list(range(min(3, len(columns))))
 
 
 def main() -> int:
@@ -89,10 +100,11 @@ def main() -> int:
         db.execute("BEGIN IMMEDIATE")
         cursor = db.execute(
             "INSERT INTO measurements (user_id, recorded_at, device_id, settings, comment, channels, columns, hop, clock,"
-            " frame_count, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " frame_count, summary, listed_summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 owner, 1_800_000_000.0 + index * 700.0, "sim-pump-0001", settings, f"scale run {index}",
                 json.dumps(CHANNELS), json.dumps(columns), HOP, clock, frames, summary_json(values, columns),
+                summary_json(values, columns, listed_columns(columns)),
             ),
         )
         measurement = cursor.lastrowid

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import SondeCore
+import SondeMeasurements
 import SondeStoreFormat
 
 extension PostgresDatabase {
@@ -90,7 +91,23 @@ extension PostgresDatabase {
             "ALTER TABLE login_failures_by_source RENAME TO login_failures",
         ],
         3: ["ALTER TABLE sessions ADD COLUMN email_as_typed TEXT"],
+        // Filled for the rows already there by `fillListedSummaries` in the same transaction.
+        4: ["ALTER TABLE measurements ADD COLUMN listed_summary TEXT"],
     ]
+
+    /// Migration 4's rows: the listed part of every summary already stored (what a listing
+    /// reads instead of the whole summary).
+    static func fillListedSummaries(_ connection: PostgresConnection) async throws {
+        let rows = try await connection.query("SELECT id, summary FROM measurements", logger: logger).collect()
+        let reader = StoredJSONReader()
+        for row in rows {
+            let (id, summary) = try row.decode((Int64, String).self)
+            let listed = try StoredJSON.encode(
+                MeasurementListing.listedPart(of: StoredJSON.decodeSummary(summary, with: reader)))
+            try await connection.query(
+                "UPDATE measurements SET listed_summary = \(listed) WHERE id = \(id)", logger: logger)
+        }
+    }
 
     /// `pg_advisory_xact_lock`'s key for migrations ("sonde" in ASCII): two processes
     /// starting at once migrate one after the other, the second finding nothing to do.
@@ -125,6 +142,7 @@ extension PostgresDatabase {
                 for statement in migrations[migration.number] ?? [] {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                if migration.number == 4 { try await fillListedSummaries(connection) }
                 let now = Date().timeIntervalSince1970
                 try await connection.query(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(migration.number), \(migration.name), \(now))",

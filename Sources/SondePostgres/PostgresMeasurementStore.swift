@@ -42,13 +42,14 @@ public struct PostgresMeasurementStore: MeasurementStore {
         let columns = try StoredJSON.encode(new.capture.columns)
         let clock = try new.clock.map(StoredJSON.encode)
         let summary = try StoredJSON.encode(new.summary)
+        let listed = try StoredJSON.encode(MeasurementListing.listedPart(of: new.summary))
         let row = try await connection.query(
             """
             INSERT INTO measurements (id, user_id, recorded_at, device_id, settings, comment, channels, columns,
-                hop, clock, frame_count, summary)
+                hop, clock, frame_count, summary, listed_summary)
             VALUES (COALESCE(\(id), nextval(pg_get_serial_sequence('measurements', 'id'))), \(new.owner.rawValue),
                 \(new.recordedAt), \(new.capture.deviceID), \(new.capture.settings), \(new.capture.comment), \(channels),
-                \(columns), \(new.hop), \(clock), \(new.summary.frameCount), \(summary))
+                \(columns), \(new.hop), \(clock), \(new.summary.frameCount), \(summary), \(listed))
             RETURNING id
             """, logger: PostgresDatabase.logger
         ).collect().first
@@ -82,7 +83,8 @@ public struct PostgresMeasurementStore: MeasurementStore {
             // LIMIT NULL: PostgreSQL's "no limit".
             let rows = try await connection.query(
                 """
-                SELECT id, recorded_at, device_id, comment, summary FROM measurements WHERE user_id = \(owner.rawValue)
+                SELECT id, recorded_at, device_id, comment, COALESCE(listed_summary, summary) FROM measurements
+                WHERE user_id = \(owner.rawValue)
                 ORDER BY recorded_at DESC, id DESC LIMIT \(limit.map(Int64.init)) OFFSET \(Int64(offset))
                 """, logger: logger
             ).collect()

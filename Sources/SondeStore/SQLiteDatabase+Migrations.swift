@@ -1,4 +1,5 @@
 import GRDB
+import SondeMeasurements
 import SondeStoreFormat
 
 extension SQLiteDatabase {
@@ -85,6 +86,20 @@ extension SQLiteDatabase {
         register(3) { db in
             // The greeting shows the address as the user typed it at login (issue 29).
             try db.execute(sql: "ALTER TABLE sessions ADD COLUMN email_as_typed TEXT")
+        }
+        register(4) { db in
+            // A listing reads the listed part of each summary (100 bytes), not the summary
+            // (1.5 KB): `sonde measurements list` over 10,000 measurements (issue 31).
+            try db.execute(sql: "ALTER TABLE measurements ADD COLUMN listed_summary TEXT")
+            let reader = StoredJSONReader()
+            let rows = try Row.fetchAll(db, sql: "SELECT id, summary FROM measurements")
+            for row in rows {
+                let listed = try StoredJSON.encode(
+                    MeasurementListing.listedPart(of: StoredJSON.decodeSummary(row[1], with: reader)))
+                try db.execute(
+                    sql: "UPDATE measurements SET listed_summary = ? WHERE id = ?",
+                    arguments: [listed, row[0] as Int64])
+            }
         }
         return migrator
     }()

@@ -48,6 +48,12 @@ public final class SQLiteDatabase: Sendable {
         try pool.read { db in try Self.migrator.appliedMigrations(db) }
     }
 
+    /// The first column of every row of `sql`, as text: for tests that look at (or set
+    /// back) what is stored, as `PostgresDatabase.texts` does, never for user input.
+    package func texts(_ sql: String) throws -> [String?] {
+        try pool.writeWithoutTransaction { db in try String?.fetchAll(db, sql: sql) }
+    }
+
     /// `PRAGMA integrity_check` and `foreign_key_check` both clean.
     public func isConsistent() throws -> Bool {
         try pool.read { db in

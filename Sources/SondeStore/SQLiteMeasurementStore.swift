@@ -43,12 +43,15 @@ public struct SQLiteMeasurementStore: MeasurementStore {
         var columns: String
         var clock: String?
         var summary: String
+        /// What a listing reads (`MeasurementListing.listedPart`).
+        var listedSummary: String
 
         init(_ new: NewMeasurement) throws {
             channels = try StoredJSON.encode(new.capture.channelNames)
             columns = try StoredJSON.encode(new.capture.columns)
             clock = try new.clock.map(StoredJSON.encode)
             summary = try StoredJSON.encode(new.summary)
+            listedSummary = try StoredJSON.encode(MeasurementListing.listedPart(of: new.summary))
         }
     }
 
@@ -61,12 +64,13 @@ public struct SQLiteMeasurementStore: MeasurementStore {
         try db.execute(
             sql: """
                 INSERT INTO measurements (id, user_id, recorded_at, device_id, settings, comment, channels, columns,
-                    hop, clock, frame_count, summary)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    hop, clock, frame_count, summary, listed_summary)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 id, new.owner.rawValue, new.recordedAt, new.capture.deviceID, new.capture.settings, new.capture.comment,
                 rows.channels, rows.columns, new.hop, rows.clock, new.summary.frameCount, rows.summary,
+                rows.listedSummary,
             ]
         )
         let id = db.lastInsertedRowID
@@ -107,7 +111,8 @@ public struct SQLiteMeasurementStore: MeasurementStore {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT id, recorded_at, device_id, comment, summary FROM measurements WHERE user_id = ?
+                    SELECT id, recorded_at, device_id, comment, COALESCE(listed_summary, summary) FROM measurements
+                    WHERE user_id = ?
                     ORDER BY recorded_at DESC, id DESC LIMIT ? OFFSET ?
                     """,
                 arguments: [owner.rawValue, limit ?? -1, offset]

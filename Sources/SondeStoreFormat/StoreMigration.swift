@@ -9,6 +9,7 @@ package struct StoreMigration: Sendable, Equatable {
         StoreMigration(number: 1, name: "accounts and measurements"),
         StoreMigration(number: 2, name: "failed logins per email and source"),
         StoreMigration(number: 3, name: "sessions keep the email as typed"),
+        StoreMigration(number: 4, name: "measurements keep their listed means"),
     ]
 
     /// How SQLite's migrator (GRDB's `grdb_migrations`) has always named the step.

@@ -52,3 +52,45 @@ import Testing
         #expect(MeasurementListing.shownColumns(of: ["dominant_frequency"]) == [0])
     }
 }
+
+/// Migration 4 fills the listed part of every summary already stored, and a row without it
+/// (written by an older sonde after the migration) still lists, from its whole summary.
+@Suite struct ListedSummaryMigrationTests {
+    @Test(arguments: StoreEngine.available)
+    func rowsBeforeTheMigrationAreFilledAndRowsWithoutItStillList(engine: StoreEngine) async throws {
+        let harness = try await StoreHarness(engine)
+        let ann = harness.client("ann")
+        _ = try await ann.authentication.register(email: "ann@example.com", password: "correct horse")
+        for index in 0..<4 {
+            _ = try await ann.measurements.save(
+                sampleCapture(comment: "run \(index)", recordedAt: 1_800_000_000 + Double(index)),
+                records: index == 2 ? [] : sampleBatches(frames: 4 + index, seed: index))
+        }
+        let expected = try await ann.measurements.list().map(MeasurementListing.init)
+        #expect(try await ann.measurements.listings() == expected)
+
+        // Back to the schema before migration 4, rows and all; opening again migrates.
+        let undo = [
+            "ALTER TABLE measurements DROP COLUMN listed_summary",
+            engine == .sqlite
+                ? "DELETE FROM grdb_migrations WHERE identifier LIKE 'v4:%'"
+                : "DELETE FROM schema_migrations WHERE version = 4",
+        ]
+        for statement in undo { _ = try await texts(statement, in: harness) }
+        let again = harness.client("ann", instance: try await harness.anotherInstance())
+        #expect(try await again.measurements.listings() == expected)
+        let filled = try await texts(
+            "SELECT CAST(count(*) AS TEXT) FROM measurements WHERE listed_summary IS NOT NULL", in: harness)
+        #expect(filled == ["4"])
+
+        // A row an older sonde wrote after the migration: no listed part.
+        _ = try await texts("UPDATE measurements SET listed_summary = NULL WHERE comment = 'run 1'", in: harness)
+        #expect(try await again.measurements.listings() == expected)
+    }
+
+    private func texts(_ sql: String, in harness: StoreHarness) async throws -> [String?] {
+        if let sqlite = harness.sqlite { return try sqlite.texts(sql) }
+        let postgres = try #require(harness.postgres)
+        return try await postgres.texts(sql)
+    }
+}
