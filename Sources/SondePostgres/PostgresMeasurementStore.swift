@@ -80,23 +80,36 @@ public struct PostgresMeasurementStore: MeasurementStore {
 
     public func listings(owner: UserID, offset: Int, limit: Int?) async throws -> [MeasurementListing] {
         try await database.withConnection("list measurements") { connection in
-            // LIMIT NULL: PostgreSQL's "no limit".
+            // Only columns of the `measurements_listed` index (an index-only scan once the
+            // table is vacuumed). LIMIT NULL: PostgreSQL's "no limit".
             let rows = try await connection.query(
                 """
-                SELECT id, recorded_at, device_id, comment, COALESCE(listed_summary, summary) FROM measurements
+                SELECT id, recorded_at, device_id, comment, listed_summary FROM measurements
                 WHERE user_id = \(owner.rawValue)
                 ORDER BY recorded_at DESC, id DESC LIMIT \(limit.map(Int64.init)) OFFSET \(Int64(offset))
                 """, logger: logger
             ).collect()
             let reader = StoredJSONReader()
-            return try rows.map { row in
-                let (id, recordedAt, deviceID, comment, summary) = try row.decode(
-                    (Int64, Double, String, String, String).self)
+            var listings: [MeasurementListing] = []
+            for row in rows {
+                let (id, recordedAt, deviceID, comment, listed) = try row.decode(
+                    (Int64, Double, String, String, String?).self)
+                var summary = listed ?? ""
+                if listed == nil {
+                    // A row an older sonde wrote after migration 4 has no listed part: its summary.
+                    for try await text in try await connection.query(
+                        "SELECT summary FROM measurements WHERE id = \(id)", logger: logger
+                    ).decode(String.self) {
+                        summary = text
+                    }
+                }
                 let (frames, channels) = try reader.mainValues(summary)
-                return MeasurementListing(
-                    id: MeasurementID(id), recordedAt: recordedAt, deviceID: deviceID, frameCount: frames,
-                    comment: comment, channels: channels)
+                listings.append(
+                    MeasurementListing(
+                        id: MeasurementID(id), recordedAt: recordedAt, deviceID: deviceID, frameCount: frames,
+                        comment: comment, channels: channels))
             }
+            return listings
         }
     }
 

@@ -100,6 +100,14 @@ extension SQLiteDatabase {
                     sql: "UPDATE measurements SET listed_summary = ? WHERE id = ?",
                     arguments: [listed, row[0] as Int64])
             }
+            // A listing answered from the index alone: a row holds the whole summary before
+            // this column, and reaching past it meant reading each row's overflow pages.
+            try db.execute(
+                sql: """
+                    CREATE INDEX measurements_listed ON measurements(
+                        user_id, recorded_at DESC, id DESC, device_id, comment, listed_summary);
+                    DROP INDEX measurements_by_owner;
+                    """)
         }
         return migrator
     }()

@@ -107,22 +107,28 @@ public struct SQLiteMeasurementStore: MeasurementStore {
     public func listings(owner: UserID, offset: Int, limit: Int?) async throws -> [MeasurementListing] {
         try await database.read("list measurements") { db in
             let reader = StoredJSONReader()
+            // Only columns of the `measurements_listed` index: SQLite never reads the rows.
             // LIMIT -1: SQLite's "no limit".
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT id, recorded_at, device_id, comment, COALESCE(listed_summary, summary) FROM measurements
-                    WHERE user_id = ?
+                    SELECT id, recorded_at, device_id, comment, listed_summary FROM measurements WHERE user_id = ?
                     ORDER BY recorded_at DESC, id DESC LIMIT ? OFFSET ?
                     """,
                 arguments: [owner.rawValue, limit ?? -1, offset]
             )
             var listings: [MeasurementListing] = []
             while let row = try rows.next() {
-                let (frames, channels) = try reader.mainValues(row[4])
+                let id = row[0] as Int64
+                // A row an older sonde wrote after migration 4 has no listed part: its summary.
+                let listed: String? = row[4]
+                let summary =
+                    try listed
+                    ?? String.fetchOne(db, sql: "SELECT summary FROM measurements WHERE id = ?", arguments: [id]) ?? ""
+                let (frames, channels) = try reader.mainValues(summary)
                 listings.append(
                     MeasurementListing(
-                        id: MeasurementID(row[0] as Int64), recordedAt: row[1], deviceID: row[2], frameCount: frames,
+                        id: MeasurementID(id), recordedAt: row[1], deviceID: row[2], frameCount: frames,
                         comment: row[3], channels: channels))
             }
             return listings

@@ -71,6 +71,8 @@ import Testing
 
         // Back to the schema before migration 4, rows and all; opening again migrates.
         let undo = [
+            "DROP INDEX measurements_listed",
+            "CREATE INDEX measurements_by_owner ON measurements(user_id, recorded_at DESC, id DESC)",
             "ALTER TABLE measurements DROP COLUMN listed_summary",
             engine == .sqlite
                 ? "DELETE FROM grdb_migrations WHERE identifier LIKE 'v4:%'"
