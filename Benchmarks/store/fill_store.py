@@ -57,8 +57,11 @@ def summary_json(values: np.ndarray, columns: list[str], shown: list[int] | None
     picked = shown if shown is not None else list(range(len(columns)))
     channels = [{"means": [float(means[c][i]) for i in picked] if len(values) else [], "name": name}
                 for c, name in enumerate(CHANNELS)]
-    return json.dumps({"channels": channels, "columns": [columns[i] for i in picked], "frames": int(len(values))},
-                      separators=(",", ":"))
+    if shown is not None:  # columns first, as sonde writes a listed part
+        return json.dumps({"columns": [columns[i] for i in picked], "frames": int(len(values)),
+                           "channels": [{"name": c["name"], "means": c["means"]} for c in channels]},
+                          separators=(",", ":"))
+    return json.dumps({"channels": channels, "columns": columns, "frames": int(len(values))}, separators=(",", ":"))
 
 
 def listed_columns(columns: list[str]) -> list[int]:

@@ -111,8 +111,7 @@ extension PostgresDatabase {
         let reader = StoredJSONReader()
         for row in rows {
             let (id, summary) = try row.decode((Int64, String).self)
-            let listed = try StoredJSON.encode(
-                MeasurementListing.listedPart(of: StoredJSON.decodeSummary(summary, with: reader)))
+            let listed = try StoredJSON.encodeListed(StoredJSON.decodeSummary(summary, with: reader))
             try await connection.query(
                 "UPDATE measurements SET listed_summary = \(listed) WHERE id = \(id)", logger: logger)
         }

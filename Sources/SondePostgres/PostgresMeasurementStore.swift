@@ -42,7 +42,7 @@ public struct PostgresMeasurementStore: MeasurementStore {
         let columns = try StoredJSON.encode(new.capture.columns)
         let clock = try new.clock.map(StoredJSON.encode)
         let summary = try StoredJSON.encode(new.summary)
-        let listed = try StoredJSON.encode(MeasurementListing.listedPart(of: new.summary))
+        let listed = try StoredJSON.encodeListed(new.summary)
         let row = try await connection.query(
             """
             INSERT INTO measurements (id, user_id, recorded_at, device_id, settings, comment, channels, columns,

@@ -94,8 +94,7 @@ extension SQLiteDatabase {
             let reader = StoredJSONReader()
             let rows = try Row.fetchAll(db, sql: "SELECT id, summary FROM measurements")
             for row in rows {
-                let listed = try StoredJSON.encode(
-                    MeasurementListing.listedPart(of: StoredJSON.decodeSummary(row[1], with: reader)))
+                let listed = try StoredJSON.encodeListed(StoredJSON.decodeSummary(row[1], with: reader))
                 try db.execute(
                     sql: "UPDATE measurements SET listed_summary = ? WHERE id = ?",
                     arguments: [listed, row[0] as Int64])

@@ -34,6 +34,18 @@ package enum StoredJSON {
         ]).text
     }
 
+    /// A summary's listed part (`MeasurementListing.listedPart`), its columns first: a
+    /// listing then reads it in one pass (`StoredJSONReader.mainValues`).
+    package static func encodeListed(_ summary: MeasurementSummary) throws -> String {
+        let listed = MeasurementListing.listedPart(of: summary)
+        return JSONValue.object([
+            "columns": .strings(listed.columns),
+            "frames": .integer(listed.frameCount),
+            "channels": .array(
+                listed.channels.map { .object(["name": .string($0.name), "means": .numbers($0.means)]) }),
+        ]).text
+    }
+
     package static func decodeSummary(
         _ text: String, with reader: StoredJSONReader = StoredJSONReader()
     ) throws

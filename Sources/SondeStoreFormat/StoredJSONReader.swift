@@ -64,55 +64,72 @@ package final class StoredJSONReader {
         try read(text, what: "summary") { cursor in
             var frames: Int?
             var shown: (columns: [String], indices: [Int])?
+            var channels: [MeasurementListing.Channel]?
             var channelsStart: UnsafePointer<UInt8>?
             try cursor.object { key, cursor in
                 switch key {
                 case "frames": frames = try cursor.integer()
                 case "columns": shown = try shownColumns(&cursor)
                 case "channels":
-                    cursor.skipSpace()
-                    channelsStart = cursor.position
-                    try cursor.skipValue()
+                    if let shown {
+                        // A listed part puts its columns first: one pass.
+                        channels = try self.channels(&cursor, shown: shown)
+                    } else {
+                        cursor.skipSpace()
+                        channelsStart = cursor.position
+                        try cursor.skipValue()
+                    }
                 default: try cursor.skipValue()
                 }
             }
-            guard let frames, let shown, let channelsStart else {
+            guard let frames, let shown, channels != nil || channelsStart != nil else {
                 throw cursor.failure("a summary without columns, channels or frames")
             }
+            if let channels { return (frames, channels) }
             let end = cursor.position
-            cursor.rewind(to: channelsStart)
-            var channels: [MeasurementListing.Channel] = []
-            do {
-                try cursor.array { cursor in
-                    var name: String?
-                    var values: [MeasurementListing.MainValue] = []
-                    try cursor.object { key, cursor in
-                        switch key {
-                        case "name": name = try cursor.string()
-                        case "means":
-                            var index = 0
-                            try cursor.array { cursor in
-                                if let slot = shown.indices.firstIndex(of: index) {
-                                    values.append(.init(column: shown.columns[slot], mean: try cursor.number()))
-                                } else {
-                                    try cursor.skipNumber()
-                                }
-                                index += 1
-                            }
-                        default: try cursor.skipValue()
+            if let channelsStart { cursor.rewind(to: channelsStart) }
+            let read = try self.channels(&cursor, shown: shown)
+            cursor.rewind(to: end)
+            return (frames, read)
+        }
+    }
+
+    /// A summary's `channels` array at the cursor, with the shown means converted and the
+    /// others skipped.
+    private func channels(
+        _ cursor: inout JSONCursor, shown: (columns: [String], indices: [Int])
+    ) throws -> [MeasurementListing.Channel] {
+        var channels: [MeasurementListing.Channel] = []
+        try cursor.array { cursor in
+            var name: String?
+            var values: [MeasurementListing.MainValue] = []
+            try cursor.object { key, cursor in
+                switch key {
+                case "name": name = try cursor.string()
+                case "means":
+                    var index = 0
+                    try cursor.array { cursor in
+                        if let slot = shown.indices.firstIndex(of: index) {
+                            values.append(.init(column: shown.columns[slot], mean: try cursor.number()))
+                        } else {
+                            try cursor.skipNumber()
                         }
+                        index += 1
                     }
-                    guard let name else { throw cursor.failure("a channel without a name") }
-                    // In `mainColumns` order, as `MeasurementListing(_:)` gives them.
-                    values.sort { a, b in
-                        (shown.columns.firstIndex(of: a.column) ?? 0) < (shown.columns.firstIndex(of: b.column) ?? 0)
-                    }
-                    channels.append(.init(name: name, values: values))
+                default: try cursor.skipValue()
                 }
             }
-            cursor.rewind(to: end)
-            return (frames, channels)
+            guard let name else { throw cursor.failure("a channel without a name") }
+            // In `mainColumns` order, as `MeasurementListing(_:)` gives them; read in the
+            // summary's column order, which is the same unless the shown columns are not in it.
+            if !zip(shown.indices, shown.indices.dropFirst()).allSatisfy({ $0 < $1 }) {
+                values.sort { a, b in
+                    (shown.columns.firstIndex(of: a.column) ?? 0) < (shown.columns.firstIndex(of: b.column) ?? 0)
+                }
+            }
+            channels.append(.init(name: name, values: values))
         }
+        return channels
     }
 
     /// The last listing row's `columns` bytes, and what they gave.

@@ -50,6 +50,9 @@ import Testing
             let text = try StoredJSON.encode(summary)
             let read = try StoredJSON.decodeSummary(text, with: reader)
             let listing = try reader.mainValues(text)
+            // The listed part a store keeps reads as the same values (in one pass).
+            let listed = try reader.mainValues(StoredJSON.encodeListed(summary))
+            #expect(listed.frames == listing.frames && listed.channels == listing.channels)
             let shown = MeasurementListing.shownColumns(of: summary.columns)
             #expect(
                 listing.channels.map { $0.values.map(\.mean.bitPattern) }
