@@ -1,3 +1,5 @@
+import SondePlots
+
 /// Markup built by string interpolation that escapes every interpolated value unless it is
 /// `HTML` itself: a screen cannot forget to escape an email or a comment, the compiler sees
 /// to it (why not swift-mustache: the templates stay Swift, type-checked, with no resource
@@ -33,7 +35,7 @@ struct HTML: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible
 
         /// Text: escaped for an element's content and a quoted attribute alike.
         mutating func appendInterpolation(_ value: some StringProtocol) {
-            text += HTML.escape(String(value))
+            text += MarkupText.escaped(String(value))
         }
 
         mutating func appendInterpolation(_ value: Int) {
@@ -51,22 +53,5 @@ struct HTML: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible
         mutating func appendInterpolation(_ markup: HTML?) {
             if let markup { text += markup.text }
         }
-    }
-
-    /// `&`, `<`, `>`, `"` and `'` as entities.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

@@ -45,26 +45,26 @@ struct PlotAxes {
             svg +=
                 "<line x1=\"\(c(tick.position))\" y1=\"\(c(bottom))\" x2=\"\(c(tick.position))\" y2=\"\(c(bottom + 4))\" stroke=\"#333333\"/>"
             svg +=
-                "<text x=\"\(c(tick.position))\" y=\"\(c(bottom + 16))\" text-anchor=\"middle\">\(SVGText.escaped(tick.label))</text>"
+                "<text x=\"\(c(tick.position))\" y=\"\(c(bottom + 16))\" text-anchor=\"middle\">\(MarkupText.escaped(tick.label))</text>"
         }
         for tick in yTicks {
             svg +=
                 "<line x1=\"\(c(l.left - 4))\" y1=\"\(c(tick.position))\" x2=\"\(c(l.left))\" y2=\"\(c(tick.position))\" stroke=\"#333333\"/>"
             svg +=
-                "<text x=\"\(c(l.left - 7))\" y=\"\(c(tick.position + 4))\" text-anchor=\"end\">\(SVGText.escaped(tick.label))</text>"
+                "<text x=\"\(c(l.left - 7))\" y=\"\(c(tick.position + 4))\" text-anchor=\"end\">\(MarkupText.escaped(tick.label))</text>"
         }
         svg +=
-            "<text x=\"\(c(l.left + l.plotWidth / 2))\" y=\"\(c(l.height - 10))\" text-anchor=\"middle\">\(SVGText.escaped(xTitle))</text>"
+            "<text x=\"\(c(l.left + l.plotWidth / 2))\" y=\"\(c(l.height - 10))\" text-anchor=\"middle\">\(MarkupText.escaped(xTitle))</text>"
         svg +=
-            "<text transform=\"translate(16 \(c(l.top + l.plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">\(SVGText.escaped(yTitle))</text>"
+            "<text transform=\"translate(16 \(c(l.top + l.plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">\(MarkupText.escaped(yTitle))</text>"
         svg +=
-            "<text x=\"\(c(l.left))\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(SVGText.escaped(title))</text>"
+            "<text x=\"\(c(l.left))\" y=\"18\" font-size=\"13\" font-weight=\"bold\">\(MarkupText.escaped(title))</text>"
         return svg
     }
 
     /// A whole SVG document around `body`.
     static func document(_ layout: PlotLayout, label: String, body: String) -> String {
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(c(layout.width))\" height=\"\(c(layout.height))\" viewBox=\"0 0 \(c(layout.width)) \(c(layout.height))\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\" aria-label=\"\(SVGText.escaped(label))\">"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(c(layout.width))\" height=\"\(c(layout.height))\" viewBox=\"0 0 \(c(layout.width)) \(c(layout.height))\" font-family=\"sans-serif\" font-size=\"11\" role=\"img\" aria-label=\"\(MarkupText.escaped(label))\">"
             + body + "</svg>"
     }
 

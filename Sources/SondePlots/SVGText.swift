@@ -12,23 +12,6 @@ package enum SVGText {
         return magnitude % 10 == 0 ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"
     }
 
-    /// Text content or an attribute value with `&`, `<`, `>` and quotes escaped.
-    package static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
     /// A value for a tick label or a marker: at most four significant digits, no trailing
     /// zeros, exponent form outside 1e-3...1e6 (`1000`, `12.5`, `0.25`, `1e-06`).
     static func number(_ value: Double) -> String {

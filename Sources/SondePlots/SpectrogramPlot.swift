@@ -66,7 +66,7 @@ public struct SpectrogramPlot: Sendable {
             svg += "<text x=\"\(c(x + 21))\" y=\"\(c(y + 4))\">\(SVGText.number(level))</text>"
         }
         svg +=
-            "<text transform=\"translate(\(c(layout.width - 8)) \(c(top + height / 2))) rotate(-90)\" text-anchor=\"middle\">dB re 1 \(SVGText.escaped(unit))</text>"
+            "<text transform=\"translate(\(c(layout.width - 8)) \(c(top + height / 2))) rotate(-90)\" text-anchor=\"middle\">dB re 1 \(MarkupText.escaped(unit))</text>"
         return svg
     }
 

@@ -89,5 +89,5 @@ public enum ReportHTML {
     typealias Channel = InputReport.Channel
 
     /// Text or an attribute value with `&`, `<`, `>` and quotes escaped (as the figures' SVG is).
-    static func escaped(_ text: String) -> String { SVGText.escaped(text) }
+    static func escaped(_ text: String) -> String { MarkupText.escaped(text) }
 }
