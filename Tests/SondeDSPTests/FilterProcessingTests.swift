@@ -120,6 +120,27 @@ struct FilterProcessingTests {
         #expect(tail == tailExpected)
     }
 
+    /// Without a filter a pair of channels is only de-interleaved (four frames at a time for
+    /// two channels): every sample lands where the scalar loop put it, whatever the count.
+    @Test(arguments: [(2, 0), (2, 1), (2, 3), (2, 4), (2, 5), (2, 11), (2, 4096), (3, 9), (5, 13)])
+    func withoutAFilterAPairIsExactlyDeinterleaved(channels: Int, frames: Int) {
+        let samples = (0..<(channels * frames)).map { Double($0) * 0.5 - 3 }
+        var first = FilterChain([])
+        var second = FilterChain([])
+        var a = [Double](repeating: .nan, count: frames)
+        var b = [Double](repeating: .nan, count: frames)
+        samples.withUnsafeBufferPointer { interleaved in
+            a.withUnsafeMutableBufferPointer { a in
+                b.withUnsafeMutableBufferPointer { b in
+                    guard let base = interleaved.baseAddress else { return }
+                    FilterChain.process(&first, &second, interleaved: base, stride: channels, into: a, b)
+                }
+            }
+        }
+        #expect(a == (0..<frames).map { samples[$0 * channels] })
+        #expect(b == (0..<frames).map { samples[$0 * channels + 1] })
+    }
+
     @Test func sampleBySampleEqualsOneCall() throws {
         let design = try Butterworth.bandstop(order: 3, low: 1000, high: 2000, sampleRate: 8000)
         let signal = noise(count: 1000, seed: 3)

@@ -66,9 +66,23 @@ public struct FilterChain: Sendable {
             precondition(
                 first.cascade == nil && second.cascade == nil, "FilterChain.process: channels with different stages")
             precondition(firstOutput.count == secondOutput.count, "FilterChain.process: outputs of different lengths")
-            for n in 0..<firstOutput.count {
+            var n = 0
+            if stride == 2, let a = firstOutput.baseAddress, let b = secondOutput.baseAddress {
+                // Two channels without a filter: four frames a step, split into their even and
+                // odd halves. The scalar loop was the framer's whole cost and 17% of a two-channel
+                // `--features rms` run (perf); the values are copies either way.
+                let source = UnsafeRawPointer(interleaved)
+                while n + 4 <= firstOutput.count {
+                    let frames = source.loadUnaligned(fromByteOffset: n &* 16, as: SIMD8<Double>.self)
+                    UnsafeMutableRawPointer(a + n).storeBytes(of: frames.evenHalf, as: SIMD4<Double>.self)
+                    UnsafeMutableRawPointer(b + n).storeBytes(of: frames.oddHalf, as: SIMD4<Double>.self)
+                    n &+= 4
+                }
+            }
+            while n < firstOutput.count {
                 firstOutput[n] = interleaved[n * stride]
                 secondOutput[n] = interleaved[n * stride + 1]
+                n += 1
             }
             return
         }
