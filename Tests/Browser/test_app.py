@@ -634,7 +634,11 @@ def keyboard_walk(app, check):
               "Escape did not close Settings")
         check(tab_to("e.textContent.trim() === 'Start new measurement'"), "Tab never reached Start new measurement")
         press(Keys.ENTER)
-        check(wait_for(lambda: path_of(driver) == "/measurements/new"), "Enter did not start a measurement")
+        started = wait_for(lambda: path_of(driver) == "/measurements/new")
+        focus = driver.execute_script("const e = document.activeElement; return e && (e.outerHTML || '').slice(0, 120)")
+        device = driver.execute_script("const e = document.getElementById('device-status'); return e && e.textContent")
+        check(started, f"Enter did not start a measurement: on {driver.current_url}, alert {alert_of(driver)}, "
+                       f"focus {focus!r}, device {device!r}")
         time.sleep(1)
         check(tab_to("e.id === 'comment'"), "Tab never reached Comment")
         press("typed with keys")
