@@ -49,18 +49,12 @@ public struct MeasurementListing: Sendable, Equatable {
 
     /// The listing of a whole measurement (what a store reads more cheaply).
     public init(_ measurement: SavedMeasurement) {
-        let summary = measurement.summary
-        let shown = Self.shownColumns(of: summary.columns)
+        let listed = Self.listedPart(of: measurement.summary)
         self.init(
             id: measurement.id, recordedAt: measurement.recordedAt, deviceID: measurement.deviceID,
-            frameCount: summary.frameCount, comment: measurement.comment,
-            channels: summary.channels.map { channel in
-                Channel(
-                    name: channel.name,
-                    values: shown.compactMap { index in
-                        index < channel.means.count
-                            ? MainValue(column: summary.columns[index], mean: channel.means[index]) : nil
-                    })
+            frameCount: listed.frameCount, comment: measurement.comment,
+            channels: listed.channels.map { channel in
+                Channel(name: channel.name, values: zip(listed.columns, channel.means).map(MainValue.init))
             })
     }
 

@@ -24,8 +24,6 @@ struct ThreadClock: Sendable {
 
     /// CPU time the whole process has used so far (every thread, ended ones included).
     static func processNanoseconds() -> UInt64 {
-        var spec = timespec()
-        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec) == 0 else { return 0 }
-        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+        ThreadClock(clock: CLOCK_PROCESS_CPUTIME_ID).nanoseconds
     }
 }

@@ -56,10 +56,11 @@ package final class StoredJSONReader {
         }
     }
 
-    /// The main values of a summary column (`MeasurementListing.mainColumns`) and its window
-    /// count, converting only the numbers shown: a first pass finds the columns (`channels`
-    /// comes first in the stored key order), a second converts the shown means and skips the
-    /// others. The columns' names are read once for a listing whose rows share them.
+    /// The main values of a summary or listed-part column (`MeasurementListing.mainColumns`)
+    /// and its window count, converting only the numbers shown. A listed part has its
+    /// columns first and is read in one pass; a whole summary has `channels` first, so a
+    /// first pass finds the columns and a second reads the channels. The columns' names are
+    /// read once for a listing whose rows share them.
     package func mainValues(_ text: String) throws -> (frames: Int, channels: [MeasurementListing.Channel]) {
         try read(text, what: "summary") { cursor in
             var frames: Int?
@@ -102,7 +103,9 @@ package final class StoredJSONReader {
         var channels: [MeasurementListing.Channel] = []
         try cursor.array { cursor in
             var name: String?
-            var values: [MeasurementListing.MainValue] = []
+            // Each shown mean in its slot, so the values come in `mainColumns` order whatever
+            // the summary's column order; a column the channel has no mean for is left out.
+            var means = [Double?](repeating: nil, count: shown.indices.count)
             try cursor.object { key, cursor in
                 switch key {
                 case "name": name = try cursor.string()
@@ -110,7 +113,7 @@ package final class StoredJSONReader {
                     var index = 0
                     try cursor.array { cursor in
                         if let slot = shown.indices.firstIndex(of: index) {
-                            values.append(.init(column: shown.columns[slot], mean: try cursor.number()))
+                            means[slot] = try cursor.number()
                         } else {
                             try cursor.skipNumber()
                         }
@@ -120,12 +123,8 @@ package final class StoredJSONReader {
                 }
             }
             guard let name else { throw cursor.failure("a channel without a name") }
-            // In `mainColumns` order, as `MeasurementListing(_:)` gives them; read in the
-            // summary's column order, which is the same unless the shown columns are not in it.
-            if !zip(shown.indices, shown.indices.dropFirst()).allSatisfy({ $0 < $1 }) {
-                values.sort { a, b in
-                    (shown.columns.firstIndex(of: a.column) ?? 0) < (shown.columns.firstIndex(of: b.column) ?? 0)
-                }
+            let values = zip(shown.columns, means).compactMap { column, mean in
+                mean.map { MeasurementListing.MainValue(column: column, mean: $0) }
             }
             channels.append(.init(name: name, values: values))
         }

@@ -1,4 +1,3 @@
-import CSystemCalls
 import SondeCore
 import SondeMeasurements
 
@@ -81,16 +80,9 @@ struct ListingTable {
         endCell(from: start, ascii: ascii, text: nil)
     }
 
-    /// `%.4g`, as `MeasurementText.number` writes it.
+    /// `%.4g`, as `MeasurementText.number` writes it (a small string: no allocation).
     private mutating func appendNumber(_ value: Double) {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let length = Int(sonde_format_4g(base, 32, value))
-            guard length > 0, length < 32 else { return }
-            base.withMemoryRebound(to: UInt8.self, capacity: length) {
-                cellBytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-            }
-        }
+        cellBytes.append(contentsOf: MeasurementText.number(value).utf8)
     }
 
     /// Ends the cell begun at `start`: its width is its bytes when they are ASCII, else its

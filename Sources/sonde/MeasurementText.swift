@@ -45,27 +45,15 @@ enum MeasurementText {
         }
     }
 
-    /// Characters in `cell`: its bytes when they are ASCII (nearly always), which is a
-    /// loop over bytes rather than over grapheme clusters.
-    private static func width(_ cell: String) -> Int {
-        let bytes = cell.utf8.count
-        return cell.utf8.contains { $0 >= 0x80 } ? cell.count : bytes
-    }
-
     private static func aligned(_ rows: [[String]]) -> [String] {
         let widths = (0..<(rows.map(\.count).max() ?? 0)).map { column in
-            rows.map { column < $0.count ? width($0[column]) : 0 }.max() ?? 0
+            rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
         }
         return rows.map { row in
-            var line = ""
-            line.reserveCapacity(widths.reduce(2 * row.count, +))
-            for (column, cell) in row.enumerated() {
-                line += cell
+            var line = row.enumerated().map { column, cell in
                 // The last cell is not padded: no trailing spaces.
-                if column < row.count - 1 {
-                    line += String(repeating: " ", count: widths[column] - width(cell) + 2)
-                }
-            }
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
             while line.last == " " { line.removeLast() }
             return line
         }
