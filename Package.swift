@@ -237,6 +237,8 @@ let package = Package(
                 "SondeAccounts", "_SondeTestSupport",
                 // LossyInputTests writes MP3, Opus and Vorbis files to measure.
                 "CSndfile",
+                // FourDigitFormatTests holds the fast %.4g to printf's.
+                "CSystemCalls",
             ]
         ),
     ],

@@ -120,12 +120,16 @@ public struct SQLiteMeasurementStore: MeasurementStore {
             var listings: [MeasurementListing] = []
             while let row = try rows.next() {
                 let id = row[0] as Int64
-                // A row an older sonde wrote after migration 4 has no listed part: its summary.
-                let listed: String? = row[4]
-                let summary =
-                    try listed
-                    ?? String.fetchOne(db, sql: "SELECT summary FROM measurements WHERE id = ?", arguments: [id]) ?? ""
-                let (frames, channels) = try reader.mainValues(summary)
+                // The listed part read in SQLite's buffer (no string made). A row an older
+                // sonde wrote after migration 4 has none: its summary.
+                let read = try row.withUnsafeData(atIndex: 4) { data in
+                    try data?.withUnsafeBytes { try reader.mainValues(utf8: $0) }
+                }
+                let (frames, channels) =
+                    try read
+                    ?? reader.mainValues(
+                        String.fetchOne(db, sql: "SELECT summary FROM measurements WHERE id = ?", arguments: [id]) ?? ""
+                    )
                 listings.append(
                     MeasurementListing(
                         id: MeasurementID(id), recordedAt: row[1], deviceID: row[2], frameCount: frames,

@@ -62,37 +62,59 @@ package final class StoredJSONReader {
     /// first pass finds the columns and a second reads the channels. The columns' names are
     /// read once for a listing whose rows share them.
     package func mainValues(_ text: String) throws -> (frames: Int, channels: [MeasurementListing.Channel]) {
-        try read(text, what: "summary") { cursor in
-            var frames: Int?
-            var shown: (columns: [String], indices: [Int])?
-            var channels: [MeasurementListing.Channel]?
-            var channelsStart: UnsafePointer<UInt8>?
-            try cursor.object { key, cursor in
-                switch key {
-                case "frames": frames = try cursor.integer()
-                case "columns": shown = try shownColumns(&cursor)
-                case "channels":
-                    if let shown {
-                        // A listed part puts its columns first: one pass.
-                        channels = try self.channels(&cursor, shown: shown)
-                    } else {
-                        cursor.skipSpace()
-                        channelsStart = cursor.position
-                        try cursor.skipValue()
-                    }
-                default: try cursor.skipValue()
-                }
-            }
-            guard let frames, let shown, channels != nil || channelsStart != nil else {
-                throw cursor.failure("a summary without columns, channels or frames")
-            }
-            if let channels { return (frames, channels) }
-            let end = cursor.position
-            if let channelsStart { cursor.rewind(to: channelsStart) }
-            let read = try self.channels(&cursor, shown: shown)
-            cursor.rewind(to: end)
-            return (frames, read)
+        try read(text, what: "summary", mainValues)
+    }
+
+    /// `mainValues(_:)` of text given as its UTF-8 bytes, read where a database left them
+    /// (a copy with a zero byte after it, in a buffer the reader keeps: no string made).
+    package func mainValues(
+        utf8 bytes: UnsafeRawBufferPointer
+    ) throws -> (
+        frames: Int, channels: [MeasurementListing.Channel]
+    ) {
+        zeroTerminated.removeAll(keepingCapacity: true)
+        zeroTerminated.append(contentsOf: bytes)
+        zeroTerminated.append(0)
+        return try zeroTerminated.withUnsafeBufferPointer { buffer in
+            guard let start = buffer.baseAddress else { return (0, []) }
+            return try read(start: start, count: bytes.count, what: "summary", mainValues)
         }
+    }
+
+    /// The bytes `mainValues(utf8:)` reads from.
+    private var zeroTerminated: [UInt8] = []
+
+    private func mainValues(_ cursor: inout JSONCursor) throws -> (frames: Int, channels: [MeasurementListing.Channel])
+    {
+        var frames: Int?
+        var shown: (columns: [String], indices: [Int])?
+        var channels: [MeasurementListing.Channel]?
+        var channelsStart: UnsafePointer<UInt8>?
+        try cursor.object { key, cursor in
+            switch key {
+            case "frames": frames = try cursor.integer()
+            case "columns": shown = try shownColumns(&cursor)
+            case "channels":
+                if let shown {
+                    // A listed part puts its columns first: one pass.
+                    channels = try self.channels(&cursor, shown: shown)
+                } else {
+                    cursor.skipSpace()
+                    channelsStart = cursor.position
+                    try cursor.skipValue()
+                }
+            default: try cursor.skipValue()
+            }
+        }
+        guard let frames, let shown, channels != nil || channelsStart != nil else {
+            throw cursor.failure("a summary without columns, channels or frames")
+        }
+        if let channels { return (frames, channels) }
+        let end = cursor.position
+        if let channelsStart { cursor.rewind(to: channelsStart) }
+        let read = try self.channels(&cursor, shown: shown)
+        cursor.rewind(to: end)
+        return (frames, read)
     }
 
     /// A summary's `channels` array at the cursor, with the shown means converted and the
@@ -100,12 +122,16 @@ package final class StoredJSONReader {
     private func channels(
         _ cursor: inout JSONCursor, shown: (columns: [String], indices: [Int])
     ) throws -> [MeasurementListing.Channel] {
+        // Arrays of the sizes they end with, and the slots on the stack: a 10,000-line list
+        // spent a tenth of its time growing and freeing small arrays (perf).
         var channels: [MeasurementListing.Channel] = []
+        channels.reserveCapacity(lastChannelCount)
+        guard shown.indices.count <= 3 else { throw cursor.failure("more than three shown columns") }
         try cursor.array { cursor in
             var name: String?
             // Each shown mean in its slot, so the values come in `mainColumns` order whatever
             // the summary's column order; a column the channel has no mean for is left out.
-            var means = [Double?](repeating: nil, count: shown.indices.count)
+            var means = InlineArray<3, Double?>(repeating: nil)
             try cursor.object { key, cursor in
                 switch key {
                 case "name": name = try cursor.string()
@@ -123,13 +149,19 @@ package final class StoredJSONReader {
                 }
             }
             guard let name else { throw cursor.failure("a channel without a name") }
-            let values = zip(shown.columns, means).compactMap { column, mean in
-                mean.map { MeasurementListing.MainValue(column: column, mean: $0) }
+            var values: [MeasurementListing.MainValue] = []
+            values.reserveCapacity(shown.columns.count)
+            for (slot, column) in shown.columns.enumerated() {
+                if let mean = means[slot] { values.append(.init(column: column, mean: mean)) }
             }
             channels.append(.init(name: name, values: values))
         }
+        lastChannelCount = channels.count
         return channels
     }
+
+    /// How many channels the last listing row had: the next one likely has as many.
+    private var lastChannelCount = 0
 
     /// The last listing row's `columns` bytes, and what they gave.
     private var lastColumns: (bytes: [UInt8], shown: (columns: [String], indices: [Int]))?
@@ -193,13 +225,20 @@ package final class StoredJSONReader {
         // A native string's bytes end in a zero byte, which stops every scan (no copy).
         return try text.withCString { characters in
             try characters.withMemoryRebound(to: UInt8.self, capacity: count + 1) { start in
-                var cursor = JSONCursor(start: start, end: start + count, scanner: scanner, what: what)
-                let value = try body(&cursor)
-                cursor.skipSpace()
-                guard cursor.position == cursor.end else { throw cursor.failure("text after the value") }
-                return value
+                try read(start: start, count: count, what: what, body)
             }
         }
+    }
+
+    /// Reads `count` bytes from `start`, which a zero byte follows.
+    private func read<T>(
+        start: UnsafePointer<UInt8>, count: Int, what: String, _ body: (inout JSONCursor) throws -> T
+    ) throws -> T {
+        var cursor = JSONCursor(start: start, end: start + count, scanner: scanner, what: what)
+        let value = try body(&cursor)
+        cursor.skipSpace()
+        guard cursor.position == cursor.end else { throw cursor.failure("text after the value") }
+        return value
     }
 }
 
@@ -251,13 +290,28 @@ struct JSONCursor {
     }
 
     /// `{ "key": value, ... }`, `body` reading each value after its key.
-    mutating func object(_ body: (String, inout JSONCursor) throws -> Void) throws {
+    mutating func object(_ body: (JSONKey, inout JSONCursor) throws -> Void) throws {
         try expect(UInt8(ascii: "{"))
         if take(UInt8(ascii: "}")) { return }
         repeat {
-            let key = try string()
-            try expect(UInt8(ascii: ":"))
-            try body(key, &self)
+            skipSpace()
+            let first = position + 1
+            var next = first
+            while next < end, next.pointee != UInt8(ascii: "\""), next.pointee >= 0x20,
+                next.pointee != UInt8(ascii: "\\")
+            {
+                next += 1
+            }
+            if position < end, position.pointee == UInt8(ascii: "\""), next < end, next.pointee == UInt8(ascii: "\"") {
+                // The common key, without escapes: compared where it lies.
+                position = next + 1
+                try expect(UInt8(ascii: ":"))
+                try body(JSONKey(bytes: UnsafeBufferPointer(start: first, count: next - first)), &self)
+            } else {
+                var key = try string()
+                try expect(UInt8(ascii: ":"))
+                try key.withUTF8 { try body(JSONKey(bytes: $0), &self) }
+            }
         } while take(UInt8(ascii: ","))
         try expect(UInt8(ascii: "}"))
     }
@@ -450,5 +504,19 @@ struct JSONCursor {
     /// The bytes from `first` to here.
     func bytes(from first: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: first, count: position - first)
+    }
+}
+
+/// An object's key as its bytes, matched by `switch` against the names a reader knows:
+/// making a string of every key was a tenth of a listing's reading (perf). Valid only
+/// inside the `object` body it is given to.
+struct JSONKey {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    static func ~= (name: StaticString, key: JSONKey) -> Bool {
+        guard name.utf8CodeUnitCount == key.bytes.count, let base = key.bytes.baseAddress else {
+            return name.utf8CodeUnitCount == key.bytes.count
+        }
+        return memcmp(name.utf8Start, base, key.bytes.count) == 0
     }
 }

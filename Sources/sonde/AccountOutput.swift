@@ -29,9 +29,17 @@ enum AccountOutput {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    /// Bytes on standard output in one write (a listing's lines).
-    static func write(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+    /// Bytes on standard output (a listing's lines).
+    /// - Throws: `SondeError(.outputClosed)` when its reader has gone (with SIGPIPE ignored),
+    ///   `SondeError(.io)` when it cannot be written.
+    static func write(_ bytes: UnsafeRawBufferPointer) throws {
+        do {
+            try SystemCall.writeAll(STDOUT_FILENO, bytes)
+        } catch  where error.isBrokenPipe {
+            throw SondeError(.outputClosed, "output closed by its reader")
+        } catch {
+            throw SondeError(.io, "standard output: \(error)")
+        }
     }
 
     static func standardError(_ text: String) {

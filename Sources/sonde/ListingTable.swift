@@ -32,13 +32,15 @@ struct ListingTable {
         }
     }
 
-    /// The aligned lines, each ending in a line feed.
-    var text: [UInt8] {
+    /// The aligned lines, each ending in a line feed, handed to `emit` 64 KiB at a time (the
+    /// whole text at once was a megabyte more to fault in, and a copy more to write).
+    func write(_ emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         let columns = Self.header.count
         var widths = [Int](repeating: 0, count: columns)
         for (index, cell) in cells.enumerated() { widths[index % columns] = max(widths[index % columns], cell.width) }
+        let chunk = 1 << 16
         var output: [UInt8] = []
-        output.reserveCapacity(cellBytes.count + cells.count * 8)
+        output.reserveCapacity(chunk + 4096)
         var start = 0
         for (index, cell) in cells.enumerated() {
             let column = index % columns
@@ -49,15 +51,24 @@ struct ListingTable {
             } else {
                 while output.last == 0x20 { output.removeLast() }
                 output.append(0x0A)
+                if output.count >= chunk {
+                    try output.withUnsafeBytes(emit)
+                    output.removeAll(keepingCapacity: true)
+                }
             }
         }
-        return output
+        if !output.isEmpty { try output.withUnsafeBytes(emit) }
     }
 
     private mutating func append(_ cell: String) {
         let start = cellBytes.count
-        cellBytes.append(contentsOf: cell.utf8)
-        endCell(from: start, ascii: !cell.utf8.contains { $0 >= 0x80 }, text: cell)
+        var cell = cell
+        // Its bytes in place: a copy and an ASCII check over a buffer, not a string's views.
+        let ascii = cell.withUTF8 { bytes in
+            cellBytes.append(contentsOf: bytes)
+            return !bytes.contains { $0 >= 0x80 }
+        }
+        endCell(from: start, ascii: ascii, text: cell)
     }
 
     /// `x: rms 0.7071, peak 1; y: ...`, or `-` without a complete window.
@@ -80,9 +91,9 @@ struct ListingTable {
         endCell(from: start, ascii: ascii, text: nil)
     }
 
-    /// `%.4g`, as `MeasurementText.number` writes it (a small string: no allocation).
+    /// `%.4g`, as `MeasurementText.number` writes it.
     private mutating func appendNumber(_ value: Double) {
-        cellBytes.append(contentsOf: MeasurementText.number(value).utf8)
+        MeasurementText.appendNumber(value, to: &cellBytes)
     }
 
     /// Ends the cell begun at `start`: its width is its bytes when they are ASCII, else its

@@ -77,6 +77,7 @@ import Testing
     @Test(arguments: [
         (0.0, "1970-01-01T00:00:00Z"), (1_800_000_000.9, "2027-01-15T08:00:00Z"), (951_782_400, "2000-02-29T00:00:00Z"),
         (-1, "1969-12-31T23:59:59Z"), (4_102_444_800, "2100-01-01T00:00:00Z"),
+        (253_402_300_799, "9999-12-31T23:59:59Z"), (253_402_300_800, "10000-01-01T00:00:00Z"),
     ])
     func utcTimestamps(seconds: Double, text: String) {
         #expect(UTCTimestamp.rfc3339(epochSeconds: seconds) == text)

@@ -72,6 +72,8 @@ import Testing
         "{\n  \"channels\" : [ { \"means\" : [ 0.1 , 1E+2 ] , \"name\" : \"a\\\"b\\\\c\\/d\" } ] ,\n  \"columns\":[\"r\\u00e9sum\\u00E9\",\"\\ud83d\\ude00\"],\"frames\":0 }\t",
         #"{"extra":{"nested":[true,false,null,"s",{"k":1}]},"columns":["\b\f\n\r\t"],"channels":[],"frames":7}"#,
         #"{"columns":[],"channels":[{"unit":"g","means":[],"name":"","more":[1,[2]]}],"frames":1000}"#,
+        // Escaped keys (StoredJSON never writes them) read as the names they spell.
+        #"{"fr\u0061mes":2,"c\u006flumns":["rms","peak"],"channels":[{"n\u0061me":"x","\u006deans":[0.5,7]}]}"#,
     ])
     func anyJSONOfTheShapeReadsAsFoundationReadsIt(text: String) throws {
         let read = try StoredJSON.decodeSummary(text)
@@ -82,6 +84,9 @@ import Testing
         #expect(bitPatterns(read) == bitPatterns(expected))
         // A listing's reader gives the shown means of the same values.
         let listing = try StoredJSONReader().mainValues(text)
+        // Read from a database's bytes, the same.
+        let fromBytes = try Array(text.utf8).withUnsafeBytes { try StoredJSONReader().mainValues(utf8: $0) }
+        #expect(fromBytes.frames == listing.frames && fromBytes.channels == listing.channels)
         let shown = MeasurementListing.shownColumns(of: expected.columns)
         #expect(listing.frames == expected.frameCount)
         #expect(listing.channels.map(\.name) == expected.channels.map(\.name))
@@ -115,6 +120,8 @@ import Testing
         (#"{"columns":["\ud83d"],"channels":[],"frames":1}"#, "half a surrogate pair"),
         (#"{"columns":["\q"],"channels":[],"frames":1}"#, "an unknown escape"),
         ("{\"columns\":[\"a\u{9}\"],\"channels\":[],\"frames\":1}", "a control character"),
+        ("{\"col\u{9}umns\":[\"a\"],\"channels\":[],\"frames\":1}", "a control character"),
+        (#"{"columns":["a"],"channels":[],"frames":1,"x"#, "a string without its closing quote"),
         (#"{"channels":[],"frames":1}"#, "a summary without columns"),
     ])
     func damageIsAnErrorThatSaysWhere(text: String, problem: String) throws {

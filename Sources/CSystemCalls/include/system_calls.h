@@ -8,9 +8,11 @@
 /// thousands of files where an fsync per file would wait for each.
 int sonde_syncfs(int fd);
 
-/// snprintf(buffer, size, "%.4g", value): four significant digits as C prints them, for
-/// lists of saved measurements. Swift's `withVaList` boxes each number as a `CVarArg`
-/// with a dynamic cast, a tenth of a 10,000-line listing (perf).
+/// The bytes of snprintf(buffer, size, "%.4g", value): four significant digits as C prints
+/// them, for lists of saved measurements. Digits by scaling where the rounding is certain,
+/// snprintf where it is not (a tie within 1e-6, zero, infinities, NaN, extremes): glibc's
+/// exact printf was a sixth of a 10,000-line listing (perf). Swift's `withVaList` boxes
+/// each number as a `CVarArg` with a dynamic cast, slower still.
 int sonde_format_4g(char *buffer, unsigned long size, double value);
 
 #endif
