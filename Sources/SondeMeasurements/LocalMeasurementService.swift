@@ -33,12 +33,23 @@ public struct LocalMeasurementService: MeasurementService {
     }
 
     public func listings(for owner: Account, offset: Int, limit: Int?) async throws -> [MeasurementListing] {
+        try Self.checkRange(offset: offset, limit: limit)
+        return try await store.listings(owner: owner.id, offset: offset, limit: limit)
+    }
+
+    public func listingBatches(
+        for owner: Account, offset: Int, limit: Int?
+    ) throws -> AsyncThrowingStream<[MeasurementListing], any Error> {
+        try Self.checkRange(offset: offset, limit: limit)
+        return store.listingBatches(owner: owner.id, offset: offset, limit: limit)
+    }
+
+    private static func checkRange(offset: Int, limit: Int?) throws {
         guard offset >= 0, limit.map({ $0 >= 1 }) ?? true else {
             throw SondeError(
                 .invalidArgument,
                 "a list from \(offset), \(limit.map(String.init) ?? "all"): expected offset >= 0, limit >= 1")
         }
-        return try await store.listings(owner: owner.id, offset: offset, limit: limit)
     }
 
     public func count(for owner: Account) async throws -> Int {

@@ -25,6 +25,10 @@ public struct MeasurementListing: Sendable, Equatable {
         }
     }
 
+    /// The most listings a store hands over at once (`MeasurementStore.listingBatches`):
+    /// small enough that reading and writing a list overlap, large enough to cost nothing.
+    public static let batchSize = 500
+
     /// The columns a list shows when a measurement has them; otherwise its first three.
     public static let mainColumns = ["rms", "peak", "dominant_frequency"]
 

@@ -28,6 +28,12 @@ public protocol MeasurementService: Sendable {
     /// - Throws: `SondeError(.invalidArgument)` for a negative offset or a limit under 1.
     func listings(for owner: Account, offset: Int, limit: Int?) async throws -> [MeasurementListing]
 
+    /// `listings` in batches as the store reads them (`MeasurementStore.listingBatches`).
+    /// - Throws: `SondeError(.invalidArgument)` for a negative offset or a limit under 1.
+    func listingBatches(
+        for owner: Account, offset: Int, limit: Int?
+    ) throws -> AsyncThrowingStream<[MeasurementListing], any Error>
+
     /// How many measurements the owner has (for a list's pages).
     func count(for owner: Account) async throws -> Int
 

@@ -11,8 +11,10 @@ public protocol MeasurementStore: Sendable {
     /// The owner's measurements, newest first (`recordedAt`, then id).
     func measurements(owner: UserID) async throws -> [SavedMeasurement]
     /// Lines of the owner's list, newest first, from the `offset`-th on (at most `limit`,
-    /// nil for all): only what a line shows is read (`MeasurementListing`).
-    func listings(owner: UserID, offset: Int, limit: Int?) async throws -> [MeasurementListing]
+    /// nil for all): only what a line shows is read (`MeasurementListing`). They come in
+    /// batches of at most `MeasurementListing.batchSize` as they are read, so a long list is
+    /// written while the rest is read, and never held whole.
+    func listingBatches(owner: UserID, offset: Int, limit: Int?) -> AsyncThrowingStream<[MeasurementListing], any Error>
     /// How many measurements the owner has.
     func measurementCount(owner: UserID) async throws -> Int
     func measurement(id: MeasurementID, owner: UserID) async throws -> SavedMeasurement?
@@ -20,6 +22,17 @@ public protocol MeasurementStore: Sendable {
     func batches(of id: MeasurementID, owner: UserID) async throws -> [RecordBatch]?
     /// Whether a measurement of the owner's was deleted.
     func delete(id: MeasurementID, owner: UserID) async throws -> Bool
+}
+
+extension MeasurementStore {
+    /// `listingBatches` as one array (a page of a list).
+    public func listings(owner: UserID, offset: Int, limit: Int?) async throws -> [MeasurementListing] {
+        var listings: [MeasurementListing] = []
+        for try await batch in listingBatches(owner: owner, offset: offset, limit: limit) {
+            listings.append(contentsOf: batch)
+        }
+        return listings
+    }
 }
 
 /// A checked measurement ready to be stored: `LocalMeasurementService.save` builds it.

@@ -14,18 +14,24 @@ struct ListingTable {
     /// Where each cell ends in `cellBytes`, and its width in characters.
     private var cells: [(end: Int, width: Int)] = []
 
-    init(_ listings: [MeasurementListing]) {
-        cellBytes.reserveCapacity(listings.count * 160)
-        cells.reserveCapacity((listings.count + 1) * Self.header.count)
-        for name in Self.header { append(name) }
+    /// Lines below the header.
+    private(set) var rowCount = 0
+
+    init() {
+        for name in Self.header { appendCell(name) }
+    }
+
+    /// Adds a line for each listing, as a store's batches arrive.
+    mutating func append(_ listings: [MeasurementListing]) {
+        rowCount += listings.count
         for listing in listings {
-            append(String(listing.id.rawValue))
-            append(UTCTimestamp.rfc3339(epochSeconds: listing.recordedAt))
-            append(listing.deviceID)
-            append(String(listing.frameCount))
+            appendCell(String(listing.id.rawValue))
+            appendCell(UTCTimestamp.rfc3339(epochSeconds: listing.recordedAt))
+            appendCell(listing.deviceID)
+            appendCell(String(listing.frameCount))
             appendMainValues(listing)
             // A line break in a comment would break the table's line.
-            append(
+            appendCell(
                 listing.comment.utf8.contains(0x0A)
                     ? String(decoding: listing.comment.utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self)
                     : listing.comment)
@@ -60,7 +66,7 @@ struct ListingTable {
         if !output.isEmpty { try output.withUnsafeBytes(emit) }
     }
 
-    private mutating func append(_ cell: String) {
+    private mutating func appendCell(_ cell: String) {
         let start = cellBytes.count
         var cell = cell
         // Its bytes in place: a copy and an ASCII check over a buffer, not a string's views.
@@ -73,7 +79,7 @@ struct ListingTable {
 
     /// `x: rms 0.7071, peak 1; y: ...`, or `-` without a complete window.
     private mutating func appendMainValues(_ listing: MeasurementListing) {
-        guard listing.frameCount > 0 else { return append("-") }
+        guard listing.frameCount > 0 else { return appendCell("-") }
         let start = cellBytes.count
         var ascii = true
         for (index, channel) in listing.channels.enumerated() {

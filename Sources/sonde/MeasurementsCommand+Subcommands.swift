@@ -18,13 +18,16 @@ extension MeasurementsCommand {
         @OptionGroup(title: "Store") var store: StoreOptions
 
         func run(with services: Services) async throws {
-            let measurements = try await services.measurements.listings(
+            let batches = try await services.measurements.listingBatches(
                 for: services.session.requireAccount(), offset: 0, limit: nil)
-            guard !measurements.isEmpty else {
+            // Each batch's cells are written while the store reads the next.
+            var table = ListingTable()
+            for try await batch in batches { table.append(batch) }
+            guard table.rowCount > 0 else {
                 return AccountOutput.line("No saved measurements yet — record one with sonde measure")
             }
             // 64 KiB a write: a line at a time was 10,000 system calls for 10,000 measurements.
-            try ListingTable(measurements).write(AccountOutput.write)
+            try table.write(AccountOutput.write)
         }
     }
 

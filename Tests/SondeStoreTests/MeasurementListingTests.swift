@@ -45,6 +45,33 @@ import Testing
         await #expect(throws: SondeError.self) { _ = try await ann.measurements.listings(offset: 0, limit: 0) }
     }
 
+    /// A long list comes in batches of `batchSize` (the CLI writes one while the store
+    /// reads the next): full batches and then the rest, together the whole list, for a
+    /// whole list and for a page that crosses a batch's end.
+    @Test(arguments: StoreEngine.available)
+    func longListsComeInFullBatches(engine: StoreEngine) async throws {
+        let harness = try await StoreHarness(engine)
+        let ann = harness.client("ann")
+        _ = try await ann.authentication.register(email: "ann@example.com", password: "correct horse")
+        let size = MeasurementListing.batchSize
+        let count = 2 * size + 17
+        for index in 0..<count {
+            _ = try await ann.measurements.save(
+                sampleCapture(comment: "run \(index)", recordedAt: 1_800_000_000 + Double(index)),
+                records: index % 100 == 0 ? sampleBatches(frames: 3, seed: index) : [])
+        }
+        let whole = try await ann.measurements.listings()
+        #expect(whole.count == count)
+        #expect(whole.first?.comment == "run \(count - 1)")
+        let batches = try await ann.measurements.listingBatches()
+        #expect(batches.map(\.count) == [size, size, 17])
+        #expect(Array(batches.joined()) == whole)
+        let page = try await ann.measurements.listingBatches(offset: size - 10, limit: 30)
+        #expect(page.map(\.count) == [30])
+        #expect(Array(page.joined()) == Array(whole[(size - 10)..<(size + 20)]))
+        await #expect(throws: SondeError.self) { _ = try await ann.measurements.listingBatches(offset: -1) }
+    }
+
     /// The columns a line shows: the main ones in their order, else the first three.
     @Test func shownColumnsFollowTheMainOnes() {
         #expect(MeasurementListing.shownColumns(of: ["peak", "x", "rms"]) == [2, 0])

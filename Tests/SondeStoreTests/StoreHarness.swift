@@ -167,6 +167,15 @@ struct SignedInMeasurements {
         try await service.listings(for: session.requireAccount(), offset: offset, limit: limit)
     }
 
+    /// The batches `listingBatches` hands over, as they came.
+    func listingBatches(offset: Int = 0, limit: Int? = nil) async throws -> [[MeasurementListing]] {
+        var batches: [[MeasurementListing]] = []
+        let stream = try await service.listingBatches(
+            for: session.requireAccount(), offset: offset, limit: limit)
+        for try await batch in stream { batches.append(batch) }
+        return batches
+    }
+
     func count() async throws -> Int {
         try await service.count(for: session.requireAccount())
     }
