@@ -4,7 +4,8 @@ import SondeCore
 public import SondeStoreFormat
 
 /// A lab's shared database: a PostgreSQL server, reached through postgres-nio's pooled
-/// `PostgresClient`, migrated to the latest schema before the first query runs.
+/// `PostgresClient` (a server) or one `PostgresConnection` (a command), migrated to the
+/// latest schema before the first query runs.
 ///
 /// Opening is lazy so that a command can be wired without waiting: the first operation
 /// waits for one connection to be made (within the URL's `connect_timeout`) and the
@@ -12,33 +13,43 @@ public import SondeStoreFormat
 /// Several processes may start at once: migrations run under an advisory lock.
 public final class PostgresDatabase: Sendable {
     public let location: PostgresLocation
-    let client: PostgresClient
-    private let runner: Task<Void, Never>
-    private let ready: Task<Void, any Error>
+    /// The pool (`maximumConnections` above 1), or nil: one connection, the one opened to
+    /// migrate, serves every operation in turn. A command makes a few queries one after
+    /// another; a second connection (its SCRAM handshake and server process) was a tenth
+    /// of a 10,000-line list.
+    private let pool: (client: PostgresClient, runner: Task<Void, Never>)?
+    /// The migrating connection: kept without a pool, closed with a pool.
+    private let ready: Task<PostgresConnection?, any Error>
+    private let turns = OneAtATime()
 
     /// postgres-nio logs nothing of sonde's through this logger: errors are thrown instead.
     static let logger = Logger(label: "sonde.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// - Parameter maximumConnections: the pool's size; each concurrent operation holds one.
+    ///   1: no pool, the first connection kept (a command's way).
     /// - Throws: `SondeError(.invalidArgument)` when the TLS set-up of `sslmode` fails.
     public init(location: PostgresLocation, maximumConnections: Int = 16) throws {
         self.location = location
         let tls = try PostgresTLS(location: location)
-        var configuration = PostgresClient.Configuration(
-            host: location.host, port: location.port, username: location.user, password: location.password,
-            database: location.database, tls: tls.client
-        )
-        configuration.options.connectTimeout = .milliseconds(Int64(location.connectTimeout * 1000))
-        configuration.options.maximumConnections = max(1, maximumConnections)
-        let client = PostgresClient(configuration: configuration)
-        self.client = client
-        runner = Task { await client.run() }
+        if maximumConnections > 1 {
+            var configuration = PostgresClient.Configuration(
+                host: location.host, port: location.port, username: location.user, password: location.password,
+                database: location.database, tls: tls.client
+            )
+            configuration.options.connectTimeout = .milliseconds(Int64(location.connectTimeout * 1000))
+            configuration.options.maximumConnections = maximumConnections
+            let client = PostgresClient(configuration: configuration)
+            pool = (client, Task { await client.run() })
+        } else {
+            pool = nil
+        }
         var first = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: tls.connection
         )
         first.options.connectTimeout = .milliseconds(Int64(location.connectTimeout * 1000))
-        ready = Task { [first] in try await Self.prepare(location: location, configuration: first) }
+        let keep = pool == nil
+        ready = Task { [first] in try await Self.prepare(location: location, configuration: first, keep: keep) }
     }
 
     /// Opens the database and waits until it is connected and migrated.
@@ -48,13 +59,16 @@ public final class PostgresDatabase: Sendable {
         -> PostgresDatabase
     {
         let database = try PostgresDatabase(location: location, maximumConnections: maximumConnections)
-        try await database.ready.value
+        _ = try await database.ready.value
         return database
     }
 
     deinit {
-        runner.cancel()
+        pool?.runner.cancel()
         ready.cancel()
+        // The kept connection, closed without waiting (a process that exits closes it too).
+        let ready = ready
+        Task { _ = try? await ready.value?.close() }
     }
 
     /// The migrations applied so far, by number, oldest first.
@@ -71,9 +85,11 @@ public final class PostgresDatabase: Sendable {
     func withConnection<T: Sendable>(
         _ doing: String, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await ready.value
+        let kept = try await ready.value
         do {
-            return try await client.withConnection { connection in try await body(connection) }
+            if let pool { return try await pool.client.withConnection { connection in try await body(connection) } }
+            guard let kept else { throw SondeError(.io, "database \(location): no connection") }
+            return try await turns.run { try await body(kept) }
         } catch let error as PSQLError {
             throw PostgresFailure.error(error, location: location, doing: doing)
         }
@@ -103,9 +119,9 @@ public final class PostgresDatabase: Sendable {
     /// the TCP handshake), migrates, and disconnects: a refused connection, a missing
     /// database or a wrong password is an error here rather than a pool retrying forever.
     private static func prepare(
-        location: PostgresLocation, configuration: PostgresConnection.Configuration
+        location: PostgresLocation, configuration: PostgresConnection.Configuration, keep: Bool
     )
-        async throws
+        async throws -> PostgresConnection?
     {
         let connection: PostgresConnection
         do {
@@ -128,7 +144,9 @@ public final class PostgresDatabase: Sendable {
         }
         do {
             try await migrate(connection, location: location)
+            if keep { return connection }
             try await connection.close()
+            return nil
         } catch {
             try? await connection.close()
             if let error = error as? PSQLError {

@@ -33,7 +33,8 @@ public struct LocalServices: Sendable {
     ) throws -> LocalServices {
         let home = try SondeHome(environment: environment)
         let url = try StoreURL.resolve(option: database, defaultSQLitePath: home.databasePath, environment: environment)
-        let stores = try StoreFactory.open(url, afterBatchInserted: afterBatchInserted)
+        // A command's operations come one after another: one PostgreSQL connection.
+        let stores = try StoreFactory.open(url, postgresConnections: 1, afterBatchInserted: afterBatchInserted)
         let authentication = LocalAuthenticationService(
             store: stores.users,
             mailer: OutboxMailer(directory: home.outboxDirectory),

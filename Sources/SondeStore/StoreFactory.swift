@@ -16,9 +16,12 @@ public enum StoreFactory {
         try open(url, afterBatchInserted: nil)
     }
 
-    /// - Parameter afterBatchInserted: SQLite only, for the crash tests' save loop.
+    /// - Parameters:
+    ///   - postgresConnections: PostgreSQL's pool size; 1 (a command's) keeps the first
+    ///     connection for every operation instead of a pool.
+    ///   - afterBatchInserted: SQLite only, for the crash tests' save loop.
     package static func open(
-        _ url: StoreURL, afterBatchInserted: (@Sendable (Int) -> Void)?
+        _ url: StoreURL, postgresConnections: Int = 16, afterBatchInserted: (@Sendable (Int) -> Void)?
     ) throws -> (
         users: any UserSessionStore, measurements: any MeasurementStore
     ) {
@@ -30,7 +33,7 @@ public enum StoreFactory {
                 SQLiteMeasurementStore(database: database, afterBatchInserted: afterBatchInserted)
             )
         case .postgres(let location):
-            let database = try PostgresDatabase(location: location)
+            let database = try PostgresDatabase(location: location, maximumConnections: postgresConnections)
             return (PostgresUserSessionStore(database: database), PostgresMeasurementStore(database: database))
         }
     }
