@@ -28,7 +28,8 @@ struct DeviceCommand: AsyncParsableCommand {
     }
 
     struct Pair: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Connect to the device and remember it.")
+        static let configuration = CommandConfiguration(
+            commandName: "pair", abstract: "Connect to the device and remember it.")
 
         @OptionGroup var device: DeviceOptions
         @OptionGroup var input: InputOptions
@@ -51,7 +52,8 @@ struct DeviceCommand: AsyncParsableCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Say whether a device is paired.")
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Say whether a device is paired.")
 
         func run() async throws {
             try await reportingErrors {
@@ -65,7 +67,8 @@ struct DeviceCommand: AsyncParsableCommand {
     }
 
     struct Unpair: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget the paired device.")
+        static let configuration = CommandConfiguration(
+            commandName: "unpair", abstract: "Forget the paired device.")
 
         func run() async throws {
             try await reportingErrors {

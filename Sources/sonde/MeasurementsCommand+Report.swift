@@ -7,6 +7,7 @@ import SondeReport
 extension MeasurementsCommand {
     struct Report: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "One HTML page of a saved measurement: its details, feature trends and summary table.",
             discussion: """
                 The page `sonde report` makes, from the saved per-window values: device, time, \

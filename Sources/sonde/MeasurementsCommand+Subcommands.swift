@@ -5,6 +5,7 @@ import SondeMeasurements
 extension MeasurementsCommand {
     struct List: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List saved measurements, newest first, with a summary of their values.",
             discussion: """
                 Each line: id, time (UTC), device, windows, mean RMS/peak/dominant frequency \
@@ -33,6 +34,7 @@ extension MeasurementsCommand {
 
     struct Show: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one measurement: device, settings, comment and every column's mean per channel.",
             discussion: """
                 Examples:
@@ -53,6 +55,7 @@ extension MeasurementsCommand {
 
     struct Export: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write a measurement's per-window records as sonde process writes them.",
             discussion: """
                 With an ID: one measurement to standard output or -o OUT (written atomically). \
@@ -127,6 +130,7 @@ extension MeasurementsCommand {
 
     struct Delete: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a measurement and its records.",
             discussion: """
                 Examples:
