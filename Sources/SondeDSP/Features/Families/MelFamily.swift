@@ -76,8 +76,9 @@ final class MelFamily: FeatureFamily {
             let scale = k == 0 ? (1 / Double(m)).squareRoot() : (2 / Double(m)).squareRoot()
             return scale * cos(Double.pi * Double(k) * Double(2 * n + 1) / Double(2 * m))
         }
-        levels = .allocate(capacity: m)
-        levels.initialize(repeating: 0)
+        // Room for whole blocks of four: the padding stays 1 (0 dB), never written out.
+        levels = .allocate(capacity: (m + 3) / 4 * 4)
+        levels.initialize(repeating: 1)
     }
 
     deinit { levels.deallocate() }
@@ -88,9 +89,27 @@ final class MelFamily: FeatureFamily {
             guard let w = w.baseAddress else { return }
             for j in 0..<melCount {
                 let bins = filterBins[j]
-                let energy = FrameKernels.dot(w + weightStarts[j], s2 + bins.lowerBound, count: bins.count)
-                levels[j] = 10 * log10(Swift.max(energy, 1e-10))
+                levels[j] = FrameKernels.dot(w + weightStarts[j], s2 + bins.lowerBound, count: bins.count)
             }
+        }
+        // 10·log10(max(E, 1e-10)) four bands at a time, as (10 / ln 10)·ln with the spectral
+        // kernels' logarithm (E >= 1e-10 is a normal number): libm's log10, one band at a
+        // time, was 8% of a run with --mel 40 (perf). Within 1e-15 dB of it, against the
+        // contract's 1e-6·(1 + max |mel|).
+        guard let start = levels.baseAddress else { return }
+        let floor = FrameKernels.Lanes(repeating: 1e-10)
+        let decibelsPerNeper = FrameKernels.Lanes(repeating: 10 / M_LN10)
+        let infinity = FrameKernels.Lanes(repeating: .infinity)
+        for j in stride(from: 0, to: melCount, by: 4) {
+            let energy = FrameKernels.load(start, j)
+            guard all(energy .< infinity) else {
+                // An overflowed spectrum (samples near 1e154) or NaN: libm says what they give.
+                for lane in j..<Swift.min(j + 4, melCount) { start[lane] = 10 * log10(Swift.max(start[lane], 1e-10)) }
+                continue
+            }
+            let level =
+                decibelsPerNeper * FrameKernels.normalLogarithm(energy.replacing(with: floor, where: energy .< floor))
+            FrameKernels.store(level, start, j)
         }
         var column = 0
         if writesLevels {
