@@ -55,6 +55,19 @@ import Testing
         #expect((source as? SoundFileSampleSource)?.expectedFrames == 3)
     }
 
+    /// The shorts are widened eight at a time in the buffer they were read into: every
+    /// value, the extremes included, comes out exact whatever the read's size (whole blocks
+    /// of eight, a tail, a read shorter than asked for at the end).
+    @Test(arguments: [1, 7, 8, 37, 300, 4096])
+    func pcm16WidensExactlyInBlocksAndTails(bufferFrames: Int) throws {
+        let directory = try ReaderTest.makeDirectory()
+        defer { ReaderTest.remove(directory) }
+        let values = [Int16.min, Int16.max, 0, -1] + (0..<2003).map { Int16(truncatingIfNeeded: $0 &* 40_503) }
+        let path = try ReaderTest.makeFile(pcm16WAV(values, channels: 1, rate: 8000), named: "a.wav", in: directory)
+        let samples = try ReaderTest.readAll(try SampleSources.open(path: path), bufferFrames: bufferFrames)
+        #expect(samples.map(\.bitPattern) == values.map { (Double($0) / 32768).bitPattern })
+    }
+
     @Test func rateOptionOverridesTheHeader() throws {
         let directory = try ReaderTest.makeDirectory()
         defer { ReaderTest.remove(directory) }
