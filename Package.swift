@@ -127,6 +127,8 @@ let package = Package(
             dependencies: [
                 "SondeCore", "SondeAccounts", "SondeMeasurements", "SondeStoreFormat", "SondePostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_file_control, for the persistent WAL.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // The lab's one instrument and the capture `sonde measure` and the web app run on it.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import SondeAccounts
 import SondeCore
 
@@ -33,11 +34,24 @@ public final class SQLiteDatabase: Sendable {
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.label = "sonde"
         configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in
+            // The WAL stays when the last connection closes: otherwise every command
+            // recreated it, and GRDB's open wrote a transaction into the new one to make it
+            // non-empty (a page write and fdatasyncs per `sonde whoami`), then the close
+            // checkpointed and deleted it again.
+            var persist: CInt = 1
+            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+        }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             // Hashes and measurements are nobody else's business; -wal and -shm inherit it.
             chmod(path, 0o600)
-            try Self.migrator.migrate(pool)
+            // Up to date, the usual case: a read says so, with no write transaction (which on
+            // a WAL just recreated by the open costs a header write and an fdatasync).
+            if try !pool.read({ db in try Self.migrator.hasCompletedMigrations(db) }) {
+                try Self.migrator.migrate(pool)
+            }
         } catch {
             throw Self.failure(error, path: path, doing: "open")
         }
