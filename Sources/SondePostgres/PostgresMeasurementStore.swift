@@ -81,54 +81,38 @@ public struct PostgresMeasurementStore: MeasurementStore {
     public func listingBatches(
         owner: UserID, offset: Int, limit: Int?
     ) -> AsyncThrowingStream<[MeasurementListing], any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [MeasurementListing].self)
         let database = database
-        let task = Task {
-            do {
-                try await database.withConnection("list measurements") { connection in
-                    // Only columns of the `measurements_listed` index: an index-only scan (the
-                    // planner took a scan and a sort of the table before the subquery was
-                    // there, 12 ms against 3). A row an older sonde wrote after migration 4
-                    // has no listed part: its summary, fetched for that row alone. LIMIT NULL:
-                    // PostgreSQL's "no limit".
-                    let rows = try await connection.query(
-                        """
-                        SELECT id, recorded_at, device_id, comment,
-                            COALESCE(listed_summary, (SELECT summary FROM measurements AS whole WHERE whole.id = measurements.id))
-                        FROM measurements WHERE user_id = \(owner.rawValue)
-                        ORDER BY recorded_at DESC, id DESC LIMIT \(limit.map(Int64.init)) OFFSET \(Int64(offset))
-                        """, logger: PostgresDatabase.logger)
-                    let reader = StoredJSONReader()
-                    var batch: [MeasurementListing] = []
-                    for try await row in rows {
-                        // Cell by cell (the tuple decode's generic path was a tenth of the
-                        // listing's time), the listed part read in the row's buffer.
-                        var cells = row.makeIterator()
-                        guard let id = cells.next(), let recordedAt = cells.next(), let device = cells.next(),
-                            let comment = cells.next(), let listed = cells.next()?.bytes
-                        else { throw SondeError(.io, "a listing row without its five columns") }
-                        let (frames, channels) = try listed.withUnsafeReadableBytes { try reader.mainValues(utf8: $0) }
-                        batch.append(
-                            MeasurementListing(
-                                id: MeasurementID(try id.decode(Int64.self)),
-                                recordedAt: try recordedAt.decode(Double.self),
-                                deviceID: try device.decode(String.self), frameCount: frames,
-                                comment: try comment.decode(String.self), channels: channels))
-                        if batch.count == MeasurementListing.batchSize {
-                            // A reader that has stopped listening ends the read.
-                            guard case .enqueued = continuation.yield(batch) else { return }
-                            batch.removeAll()
-                        }
-                    }
-                    if !batch.isEmpty { continuation.yield(batch) }
+        return ListingBatches.stream { batches in
+            try await database.withConnection("list measurements") { connection in
+                // Only columns of the `measurements_listed` index: an index-only scan (the
+                // planner took a scan and a sort of the table before the subquery was
+                // there, 12 ms against 3). A row an older sonde wrote after migration 4
+                // has no listed part: its summary, fetched for that row alone. LIMIT NULL:
+                // PostgreSQL's "no limit".
+                let rows = try await connection.query(
+                    """
+                    SELECT id, recorded_at, device_id, comment,
+                        COALESCE(listed_summary, (SELECT summary FROM measurements AS whole WHERE whole.id = measurements.id))
+                    FROM measurements WHERE user_id = \(owner.rawValue)
+                    ORDER BY recorded_at DESC, id DESC LIMIT \(limit.map(Int64.init)) OFFSET \(Int64(offset))
+                    """, logger: PostgresDatabase.logger)
+                let reader = StoredJSONReader()
+                for try await row in rows {
+                    // Cell by cell (the tuple decode's generic path was a tenth of the
+                    // listing's time), the listed part read in the row's buffer.
+                    var cells = row.makeIterator()
+                    guard let id = cells.next(), let recordedAt = cells.next(), let device = cells.next(),
+                        let comment = cells.next(), let listed = cells.next()?.bytes
+                    else { throw SondeError(.io, "a listing row without its five columns") }
+                    let (frames, channels) = try listed.withUnsafeReadableBytes { try reader.mainValues(utf8: $0) }
+                    let listing = MeasurementListing(
+                        id: MeasurementID(try id.decode(Int64.self)), recordedAt: try recordedAt.decode(Double.self),
+                        deviceID: try device.decode(String.self), frameCount: frames,
+                        comment: try comment.decode(String.self), channels: channels)
+                    guard batches.add(listing) else { return }
                 }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     public func measurementCount(owner: UserID) async throws -> Int {

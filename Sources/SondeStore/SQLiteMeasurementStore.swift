@@ -107,50 +107,35 @@ public struct SQLiteMeasurementStore: MeasurementStore {
     public func listingBatches(
         owner: UserID, offset: Int, limit: Int?
     ) -> AsyncThrowingStream<[MeasurementListing], any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: [MeasurementListing].self)
         let database = database
-        let task = Task {
-            do {
-                try await database.read("list measurements") { db in
-                    // Only columns of the `measurements_listed` index: SQLite never reads the
-                    // rows. A row an older sonde wrote after migration 4 has no listed part:
-                    // its summary, fetched for that row alone. LIMIT -1: SQLite's "no limit".
-                    let rows = try Row.fetchCursor(
-                        db,
-                        sql: """
-                            SELECT id, recorded_at, device_id, comment,
-                                COALESCE(listed_summary, (SELECT summary FROM measurements AS whole WHERE whole.id = measurements.id))
-                            FROM measurements WHERE user_id = ?
-                            ORDER BY recorded_at DESC, id DESC LIMIT ? OFFSET ?
-                            """,
-                        arguments: [owner.rawValue, limit ?? -1, offset]
-                    )
-                    let reader = StoredJSONReader()
-                    var batch: [MeasurementListing] = []
-                    while let row = try rows.next() {
-                        // Read in SQLite's buffer: no string made.
-                        let (frames, channels) = try row.withUnsafeData(atIndex: 4) { data in
-                            try (data ?? Data()).withUnsafeBytes { try reader.mainValues(utf8: $0) }
-                        }
-                        batch.append(
-                            MeasurementListing(
-                                id: MeasurementID(row[0] as Int64), recordedAt: row[1], deviceID: row[2],
-                                frameCount: frames, comment: row[3], channels: channels))
-                        if batch.count == MeasurementListing.batchSize {
-                            // A reader that has stopped listening ends the read.
-                            guard case .enqueued = continuation.yield(batch) else { return }
-                            batch.removeAll()
-                        }
+        return ListingBatches.stream { batches in
+            try await database.read("list measurements") { db in
+                // Only columns of the `measurements_listed` index: SQLite never reads the
+                // rows. A row an older sonde wrote after migration 4 has no listed part:
+                // its summary, fetched for that row alone. LIMIT -1: SQLite's "no limit".
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT id, recorded_at, device_id, comment,
+                            COALESCE(listed_summary, (SELECT summary FROM measurements AS whole WHERE whole.id = measurements.id))
+                        FROM measurements WHERE user_id = ?
+                        ORDER BY recorded_at DESC, id DESC LIMIT ? OFFSET ?
+                        """,
+                    arguments: [owner.rawValue, limit ?? -1, offset]
+                )
+                let reader = StoredJSONReader()
+                while let row = try rows.next() {
+                    // Read in SQLite's buffer: no string made.
+                    let (frames, channels) = try row.withUnsafeData(atIndex: 4) { data in
+                        try (data ?? Data()).withUnsafeBytes { try reader.mainValues(utf8: $0) }
                     }
-                    if !batch.isEmpty { continuation.yield(batch) }
+                    let listing = MeasurementListing(
+                        id: MeasurementID(row[0] as Int64), recordedAt: row[1], deviceID: row[2],
+                        frameCount: frames, comment: row[3], channels: channels)
+                    guard batches.add(listing) else { return }
                 }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     public func measurementCount(owner: UserID) async throws -> Int {
