@@ -116,8 +116,9 @@ public final class PostgresDatabase: Sendable {
     }
 
     /// Connects once (bounded by `connect_timeout`, also while the server is silent after
-    /// the TCP handshake), migrates, and disconnects: a refused connection, a missing
-    /// database or a wrong password is an error here rather than a pool retrying forever.
+    /// the TCP handshake), migrates, and disconnects unless `keep`: a refused connection, a
+    /// missing database or a wrong password is an error here rather than a pool retrying
+    /// forever.
     private static func prepare(
         location: PostgresLocation, configuration: PostgresConnection.Configuration, keep: Bool
     )
