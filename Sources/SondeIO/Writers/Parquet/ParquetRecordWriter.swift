@@ -70,25 +70,33 @@ public final class ParquetRecordWriter: RecordWriter {
         // (each row group has its own dictionaries, holding only what it uses).
         var fileID: UInt32?
         var channelIDs = [UInt32?](repeating: nil, count: batch.channelNames.count)
+        let channelCount = batch.channelNames.count
+        let rowCount = batch.frameCount * channelCount
         try batch.values.withUnsafeBufferPointer { values in
-            for frameOffset in 0..<batch.frameCount {
-                let frame = batch.firstFrame + frameOffset
-                for channel in channelIDs.indices {
-                    if group.rows == options.rowGroupRows {
-                        try flushRowGroup()
-                        fileID = nil
-                        channelIDs = channelIDs.map { _ in nil }
-                    }
+            // The batch's records are rows of `columns` values, frame by frame and channel by
+            // channel: as many as the row group has room for are added at once, their values
+            // a column at a time (value by value into 59 arrays was 5% of a run over 2,000
+            // clips with --mel 40 --mfcc 13, perf).
+            var row = 0
+            while row < rowCount {
+                if group.rows == options.rowGroupRows {
+                    try flushRowGroup()
+                    fileID = nil
+                    channelIDs = channelIDs.map { _ in nil }
+                }
+                let taken = Swift.min(rowCount - row, options.rowGroupRows - group.rows)
+                for record in row..<(row + taken) {
+                    let channel = record % channelCount
+                    let frame = batch.firstFrame + record / channelCount
                     let file = fileID ?? group.files.id(of: batch.fileName)
                     fileID = file
                     let channelID = channelIDs[channel] ?? group.channels.id(of: batch.channelNames[channel])
                     channelIDs[channel] = channelID
-                    let base = (frameOffset * channelIDs.count + channel) * columns
-                    group.append(
-                        file: file, channel: channelID, frame: frame, start: frame * batch.hop, clock: batch.clock,
-                        values: UnsafeBufferPointer(rebasing: values[base..<(base + columns)])
-                    )
+                    group.appendRecord(
+                        file: file, channel: channelID, frame: frame, start: frame * batch.hop, clock: batch.clock)
                 }
+                group.appendValues(UnsafeBufferPointer(rebasing: values[(row * columns)..<((row + taken) * columns)]))
+                row += taken
             }
         }
     }

@@ -46,13 +46,11 @@ struct RowGroupBuffer {
         channelIDs.reserveCapacity(reserved)
     }
 
-    /// Appends one record. `time` is derived exactly as the text formats derive it
-    /// (`appendTime(of:start:quoted:)`), so it is the double the CSV prints, or the
-    /// millisecond the RFC 3339 text shows.
-    mutating func append(
-        file: UInt32, channel: UInt32, frame: Int, start: Int, clock: RecordClock,
-        values record: UnsafeBufferPointer<Double>
-    ) {
+    /// Appends one record's place: its file, channel, time, frame and start; its values
+    /// come with its neighbours' (`appendValues`). `time` is derived exactly as the text
+    /// formats derive it (`appendTime(of:start:quoted:)`), so it is the double the CSV
+    /// prints, or the millisecond the RFC 3339 text shows.
+    mutating func appendRecord(file: UInt32, channel: UInt32, frame: Int, start: Int, clock: RecordClock) {
         fileIDs.append(file)
         channelIDs.append(channel)
         switch clock {
@@ -63,8 +61,18 @@ struct RowGroupBuffer {
         }
         frames.append(Int64(frame))
         starts.append(Int64(start))
-        for (column, value) in record.enumerated() { values[column].append(value) }
         rows += 1
+    }
+
+    /// The values of the records appended last, given as rows of one value per column,
+    /// copied a column at a time.
+    mutating func appendValues(_ rows: UnsafeBufferPointer<Double>) {
+        let columns = values.count
+        guard columns > 0 else { return }
+        let count = rows.count / columns
+        for column in 0..<columns {
+            values[column].append(contentsOf: (0..<count).lazy.map { rows[$0 * columns + column] })
+        }
     }
 
     mutating func removeAll() {
