@@ -15,7 +15,7 @@ struct ListingTable {
     private var cells: [(end: Int, width: Int)] = []
 
     /// Lines below the header.
-    private(set) var rowCount = 0
+    var rowCount: Int { cells.count / Self.header.count - 1 }
 
     init() {
         for name in Self.header { appendCell(name) }
@@ -23,7 +23,6 @@ struct ListingTable {
 
     /// Adds a line for each listing, as a store's batches arrive.
     mutating func append(_ listings: [MeasurementListing]) {
-        rowCount += listings.count
         for listing in listings {
             appendCell(String(listing.id.rawValue))
             appendCell(UTCTimestamp.rfc3339(epochSeconds: listing.recordedAt))
