@@ -18,8 +18,13 @@ public protocol SampleSource: AnyObject {
 
     /// Interleaved frames the source expects to deliver, when it knows (for progress bars).
     var expectedFrames: Int? { get }
+
+    /// How to open the input again at any frame, when it can be (`SourceReopening`);
+    /// read once, before the first `read(into:)`.
+    var reopening: SourceReopening? { get }
 }
 
 extension SampleSource {
     public var expectedFrames: Int? { nil }
+    public var reopening: SourceReopening? { nil }
 }

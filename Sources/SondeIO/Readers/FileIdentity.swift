@@ -13,4 +13,12 @@ struct FileIdentity: Hashable, Sendable {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }
+
+    /// The identity of an open file, to check that a path opened again is still that file.
+    init?(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
 }

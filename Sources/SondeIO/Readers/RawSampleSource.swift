@@ -1,5 +1,13 @@
 import SondeCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Interleaved little-endian samples without a header (`.f32le`, `.i16`, `--sample-type`).
 ///
 /// Integers become Doubles scaled by exactly 2^-15 (i16) or 2^-31 (i32), so -32768 reads
@@ -15,19 +23,56 @@ final class RawSampleSource: SampleSource {
     private let input: ChunkedInput
     private let sampleFormat: SampleFormat
     private let frameBytes: Int
-    /// Samples delivered so far, for messages about a bad one.
-    private var samplesDelivered = 0
+    /// Samples delivered so far (from the file's start), for messages about a bad one.
+    private var samplesDelivered: Int
     private var finished = false
+    /// The file sonde opened by its path, when it is a regular one: it can then be opened
+    /// again at any frame (`reopening`).
+    private let reopenable: (path: String, identity: FileIdentity)?
 
     /// - Parameters:
     ///   - channels: interleaved channels, >= 1 (validated by the caller).
     ///   - sampleRate: Hz, > 0 (validated by the caller).
-    init(_ input: ChunkedInput, sampleFormat: SampleFormat, channels: Int, sampleRate: Double, size: Int?) {
+    ///   - size: bytes from where reading starts to the end, for a regular file.
+    ///   - path: the file's path when sonde opened it by name and it is a regular file.
+    ///   - firstFrame: the frame reading starts at, for messages about a bad sample.
+    init(
+        _ input: ChunkedInput, sampleFormat: SampleFormat, channels: Int, sampleRate: Double, size: Int?,
+        path: String? = nil, firstFrame: Int = 0
+    ) {
         self.input = input
         self.sampleFormat = sampleFormat
         frameBytes = channels * sampleFormat.byteWidth
         format = StreamFormat(sampleRate: sampleRate, channelNames: (0..<channels).map { "ch\($0)" })
         expectedFrames = size.map { $0 / (channels * sampleFormat.byteWidth) }
+        samplesDelivered = firstFrame * channels
+        reopenable = path.flatMap { path in FileIdentity(descriptor: input.descriptor).map { (path, $0) } }
+    }
+
+    var reopening: SourceReopening? {
+        guard let reopenable, let frames = expectedFrames, samplesDelivered == 0 else { return nil }
+        let sampleFormat = sampleFormat, frameBytes = frameBytes
+        let channels = format.channelCount, sampleRate = format.sampleRate
+        return SourceReopening(frameCount: frames) { frame in
+            var opened = try OpenedInput.open(path: reopenable.path)
+            let offset = frame * frameBytes
+            guard FileIdentity(descriptor: opened.descriptor) == reopenable.identity, let size = opened.size,
+                size >= offset, lseek(opened.descriptor, off_t(offset), SEEK_SET) == off_t(offset)
+            else {
+                opened.closeIfOwned()
+                throw SondeError(
+                    .io,
+                    "\(reopenable.path): the file was replaced or cut short while sonde read it; expected it unchanged until the run ends"
+                )
+            }
+            opened.initialOffset = offset
+            // A smaller chunk than a whole file's (1 MiB): malloc then reuses it segment after
+            // segment instead of mapping fresh pages (a mono file's page faults 2.5x).
+            return RawSampleSource(
+                ChunkedInput(opened, chunkSize: 1 << 17), sampleFormat: sampleFormat, channels: channels,
+                sampleRate: sampleRate,
+                size: size - offset, firstFrame: frame)
+        }
     }
 
     func read(into buffer: UnsafeMutableBufferPointer<Double>) throws -> Int {

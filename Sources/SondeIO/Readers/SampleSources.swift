@@ -55,7 +55,8 @@ public enum SampleSources {
             // `sampleRate` was checked by the caller; 0 cannot reach here.
             return RawSampleSource(
                 ChunkedInput(input, chunkSize: chunkSize), sampleFormat: sampleFormat, channels: options.channels ?? 1,
-                sampleRate: options.sampleRate ?? 0, size: input.size)
+                sampleRate: options.sampleRate ?? 0, size: input.size,
+                path: input.ownsDescriptor && input.isRegularFile && input.initialOffset == 0 ? input.name : nil)
         }
     }
 

@@ -24,17 +24,26 @@ final class SoundFileSampleSource: SampleSource {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let file: OpaquePointer
-    private var framesDelivered = 0
+    /// Frames delivered so far, counted from the file's first (for messages).
+    private var framesDelivered: Int
+    /// Where reading started: 0, or the frame a reopened source was opened at.
+    private let firstFrame: Int
+    /// How to open the file again at any frame, for a long regular file whose frames
+    /// libsndfile finds exactly (PCM and float WAV, AIFF, FLAC).
+    let reopening: SourceReopening?
     private var finished = false
     /// 16-bit integer samples (most WAV and FLAC recordings): read as shorts.
     private let isPCM16: Bool
     /// The whole file, for a short one; libsndfile reads it through virtual I/O.
     private let memory: InMemorySoundFile?
 
+    /// - Parameter firstFrame: the frame to start at (`reopening`'s sources); 0 otherwise.
     /// - Throws: `SondeError(.invalidInput)` with libsndfile's reason when it cannot
     ///   decode the file; `.invalidArgument` when `--channels` disagrees with the file.
-    init(_ input: OpenedInput, options: SampleSourceOptions) throws {
+    init(_ input: OpenedInput, options: SampleSourceOptions, firstFrame: Int = 0) throws {
         name = input.name
+        self.firstFrame = firstFrame
+        framesDelivered = firstFrame
         descriptor = input.descriptor
         ownsDescriptor = input.ownsDescriptor
         var info = SF_INFO()
@@ -81,7 +90,57 @@ final class SoundFileSampleSource: SampleSource {
         format = StreamFormat(
             sampleRate: options.sampleRate ?? Double(info.samplerate),
             channelNames: (0..<channels).map { "ch\($0)" })
-        expectedFrames = Self.plausibleFrameCount(Int(info.frames), channels: channels)
+        let frameCount = Self.plausibleFrameCount(Int(info.frames), channels: channels)
+        if firstFrame > 0 {
+            guard let frameCount, firstFrame <= frameCount,
+                sf_seek(file, sf_count_t(firstFrame), SEEK_SET) == firstFrame
+            else {
+                sf_close(file)
+                input.closeIfOwned()
+                throw SondeError(
+                    .io,
+                    "\(input.name): cannot read it from frame \(firstFrame) again (it changed while sonde read it); expected it unchanged until the run ends"
+                )
+            }
+        }
+        expectedFrames = frameCount.map { $0 - firstFrame }
+        reopening = Self.reopening(
+            input, memory: memory, info: info, frameCount: firstFrame == 0 ? frameCount : nil, options: options)
+    }
+
+    /// Whether libsndfile, seeking a file of `format` (major | subtype) to a frame, then
+    /// decodes exactly the samples a read from the start gives there: PCM and float samples
+    /// in any container, FLAC's included; not the lossy codecs.
+    static func seeksExactly(format: Int32) -> Bool {
+        let subtype = Int(format & Int32(SF_FORMAT_SUBMASK))
+        return [
+            SF_FORMAT_PCM_S8, SF_FORMAT_PCM_U8, SF_FORMAT_PCM_16, SF_FORMAT_PCM_24, SF_FORMAT_PCM_32, SF_FORMAT_FLOAT,
+            SF_FORMAT_DOUBLE,
+        ].contains(subtype)
+    }
+
+    /// How to open the file again at a frame, when that gives exactly the samples a
+    /// sequential read gives there: a regular file sonde opened by its path, not read into
+    /// memory, whose encoding libsndfile seeks to the frame (PCM and float samples, FLAC),
+    /// not a lossy one (Vorbis, Opus, MP3), whose decoder starts anew after a seek.
+    private static func reopening(
+        _ input: OpenedInput, memory: InMemorySoundFile?, info: SF_INFO, frameCount: Int?,
+        options: SampleSourceOptions
+    ) -> SourceReopening? {
+        guard memory == nil, input.ownsDescriptor, input.isRegularFile, input.initialOffset == 0, info.seekable != 0,
+            seeksExactly(format: info.format), let frameCount,
+            let identity = FileIdentity(descriptor: input.descriptor)
+        else { return nil }
+        let path = input.name
+        return SourceReopening(frameCount: frameCount) { frame in
+            let opened = try OpenedInput.open(path: path)
+            guard FileIdentity(descriptor: opened.descriptor) == identity else {
+                opened.closeIfOwned()
+                throw SondeError(
+                    .io, "\(path): the file was replaced while sonde read it; expected it unchanged until the run ends")
+            }
+            return try SoundFileSampleSource(opened, options: options, firstFrame: frame)
+        }
     }
 
     /// The header's frame count, or nil when it means "unknown": a FLAC whose STREAMINFO
@@ -176,7 +235,7 @@ final class SoundFileSampleSource: SampleSource {
                 "\(name): libsndfile cannot decode the frames after frame \(framesDelivered) (FLAC \(status.lowercased())); "
                     + "expected an undamaged FLAC file")
         }
-        if framesDelivered == 0, let expectedFrames, expectedFrames > 0 {
+        if framesDelivered == firstFrame, let expectedFrames, expectedFrames > 0 {
             throw SondeError(
                 .invalidInput,
                 "\(name): libsndfile decodes none of the \(expectedFrames) frames its header announces; expected an "
@@ -186,11 +245,12 @@ final class SoundFileSampleSource: SampleSource {
 
     private func finish() {
         finished = true
+        // Counted from the file's first frame, also for a source opened again further on.
         let frames = framesDelivered
-        if let expectedFrames, frames < expectedFrames {
+        if let expectedFrames, frames < firstFrame + expectedFrames {
             notes.append(
-                "\(name): the file ends early (its header announces \(expectedFrames) frames); used the \(frames) "
-                    + "complete frames")
+                "\(name): the file ends early (its header announces \(firstFrame + expectedFrames) frames); used the "
+                    + "\(frames) complete frames")
         } else if headerAnnouncesMoreData() {
             notes.append(
                 "\(name): the file is shorter than its header says (the sample data is cut short); used the "
