@@ -20,6 +20,11 @@ public final class CSVRecordWriter: RecordWriter {
     }
 
     public func write(_ batch: RecordBatch) throws {
+        if output.flushPolicy == .whenFull {
+            var appended = false
+            try output.append { appended = batch.appendEncodedRecords(to: &$0) }
+            if appended { return }
+        }
         try batch.forEachRecord(encoder: recordEncoder) { record in
             try output.append { $0.append(contentsOf: record) }
             try output.recordEnded()

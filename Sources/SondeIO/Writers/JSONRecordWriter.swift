@@ -19,6 +19,14 @@ public final class JSONRecordWriter: RecordWriter {
     }
 
     public func write(_ batch: RecordBatch) throws {
+        if style == .lines, output.flushPolicy == .whenFull {
+            var appended = false
+            try output.append { appended = batch.appendEncodedRecords(to: &$0) }
+            if appended {
+                recordsWritten += batch.recordCount
+                return
+            }
+        }
         try batch.forEachRecord(encoder: recordEncoder) { record in
             let separator: StaticString = recordsWritten == 0 ? "[\n" : ",\n"
             try output.append { buffer in
