@@ -30,12 +30,15 @@ final class ChannelProcessor {
     ///   - pool: blocks of `blockCapacity(...)` samples; nil for a private one.
     ///   - keepsPreviousFrame: whether each block taken after the first starts a hop early,
     ///     with the frame before its first (see `SampleBlock.leadingSamples`).
+    ///   - leadingFrames: samples the first block has before its first frame: a hop when
+    ///     a segment after an input's first brings the frame before it, else 0.
     init(
         filter: FilterChain, extractor: FeatureExtractor?, frameLength: Int, hop: Int, maximumBlock: Int,
         framesHeld: Int = 1,
-        pool: Pool<SampleBlock>? = nil, keepsPreviousFrame: Bool = false
+        pool: Pool<SampleBlock>? = nil, keepsPreviousFrame: Bool = false, leadingFrames: Int = 0
     ) {
         self.filter = filter
+        leading = leadingFrames
         self.keepsPreviousFrame = keepsPreviousFrame
         self.extractor = extractor
         self.frameLength = frameLength
@@ -131,6 +134,21 @@ final class ChannelProcessor {
         historyCount = remaining
         return taken
     }
+
+    /// Gives the block of samples not taken back to the pool, at the end of the input (or
+    /// segment): the next stage's channels take it instead of a new one. Without this, a
+    /// file cut into 30 segments of 8 channels allocated 240 blocks of 0.9 MB, and the
+    /// freed ones fragmented the heap (RSS 127 MB against 48 MB).
+    /// The processor takes no more samples afterwards.
+    func recycleHistory() {
+        pool.recycle(history)
+        history = Self.noBlock
+        historyCount = 0
+        leading = 0
+    }
+
+    /// The history of a processor that has given its block back.
+    private static let noBlock = SampleBlock(capacity: 0)
 
     /// Forgets the first `frames` frames' hops once they are measured.
     func discardFrames(_ frames: Int) {

@@ -35,48 +35,56 @@ extension PipelineGraph {
             // Begin and end ride with the next batch's hand-over: one trip to the writing
             // thread per batch, which for a short clip is one per input instead of three.
             handOver.put(.begin(index: stage.index, name: stage.name, format: stage.format))
-            var stageRecords = 0
-            while var ticket = await stage.tickets.next() {
-                perChannel.removeAll(keepingCapacity: true)
-                for result in ticket.results {
-                    guard let values = await result.value() else { return records }
-                    if let failure = values.failure { throw failure }
-                    perChannel.append(values)
+            var totals = InputSummary.empty
+            var inputFailure: (any Error)?
+            // The input's stage, then those of its other segments when it is cut.
+            var segment = stage
+            while true {
+                guard
+                    let segmentRecords = try await exportTickets(
+                        of: segment, perChannel: &perChannel, handOver: handOver, writes: writes,
+                        pendingRecords: &pendingRecords)
+                else { return records }
+                totals.records += segmentRecords
+                records += segmentRecords
+                if let error = segment.failure {
+                    inputFailure = error
+                    break
                 }
-                let results = ticket.results
-                ticket.results = []
-                stage.recycle(consume results)
-                if let tap = options.spectrumTap {
-                    stage.tapSpectra(
-                        &perChannel, firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, into: tap)
+                totals.samplesPerChannel += segment.ownFrames
+                totals.frames += segment.framesCut.load(ordering: .relaxed)
+                totals.notes += segment.notes
+                totals.interrupted = segment.interrupted
+                if segment !== stage {
+                    stage.followers?.retire(segment)
+                    bufferPool.recycle(segment.stageBuffers)
                 }
-                let batch = stage.batch(
-                    firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: &perChannel)
-                stageRecords += batch.recordCount
-                // Handed over in a box the writing thread empties: the batch it writes and
-                // then recycles is then the only reference to its buffers (a shared copy
-                // would make the pool copy them). The previous write has returned by now,
-                // so one box serves every batch.
-                handOver.put(.batch(batch, stage))
-                pendingRecords += batch.recordCount
-                if pendingRecords >= options.recordsPerWrite {
-                    _ = try await writes.run()
-                    pendingRecords = 0
+                // After an interrupted segment the input's records stop: they are a prefix.
+                guard !segment.interrupted, let followers = stage.followers, let slot = await followers.queue.next()
+                else { break }
+                guard let next = await slot.value() else {
+                    // Abandoned: the run stopped before the segment opened.
+                    totals.interrupted = true
+                    break
                 }
+                switch next {
+                case .failed(_, _, let error):
+                    inputFailure = error
+                case .stage(let opened):
+                    segment = opened
+                }
+                if inputFailure != nil { break }
             }
-            if stage.isCancelled { return records }
-            records += stageRecords
+            stage.followers?.cancel()
             let outcome: InputOutcome
-            if let error = stage.failure {
+            if let inputFailure {
+                // A cut input's segments defer their errors to here, to be thrown in input order.
+                guard options.keepGoing else { throw inputFailure }
                 record.failed(stage.index)
-                outcome = .failed(error)
+                outcome = .failed(inputFailure)
             } else {
-                let summary = InputSummary(
-                    samplesPerChannel: stage.samplesPerChannel.load(ordering: .relaxed),
-                    frames: stage.framesCut.load(ordering: .relaxed), records: stageRecords, notes: stage.notes,
-                    interrupted: stage.interrupted)
-                record.finished(stage.index, summary)
-                outcome = .finished(summary)
+                record.finished(stage.index, totals)
+                outcome = .finished(totals)
             }
             handOver.put(.end(index: stage.index, name: stage.name, outcome: outcome))
             inputsDone.add(1, ordering: .relaxed)
@@ -87,5 +95,42 @@ extension PipelineGraph {
         }
         _ = try await writes.run()
         return records
+    }
+
+    /// Hands over one stage's batches as its tickets come, trips to the writing thread
+    /// every `recordsPerWrite` records; nil when the stage was cancelled (the run is ending).
+    private func exportTickets(
+        of stage: SourceStage, perChannel: inout [MeasuredFrames], handOver: ExportHandOver,
+        writes: BlockingThread<Void>, pendingRecords: inout Int
+    ) async throws -> Int? {
+        var stageRecords = 0
+        while var ticket = await stage.tickets.next() {
+            perChannel.removeAll(keepingCapacity: true)
+            for result in ticket.results {
+                guard let values = await result.value() else { return nil }
+                if let failure = values.failure { throw failure }
+                perChannel.append(values)
+            }
+            let results = ticket.results
+            ticket.results = []
+            stage.recycle(consume results)
+            if let tap = options.spectrumTap {
+                stage.tapSpectra(&perChannel, firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, into: tap)
+            }
+            let batch = stage.batch(
+                firstFrame: ticket.firstFrame, frameCount: ticket.frameCount, perChannel: &perChannel)
+            stageRecords += batch.recordCount
+            // Handed over in a box the writing thread empties: the batch it writes and
+            // then recycles is then the only reference to its buffers (a shared copy
+            // would make the pool copy them). The previous write has returned by now,
+            // so one box serves every batch.
+            handOver.put(.batch(batch, stage))
+            pendingRecords += batch.recordCount
+            if pendingRecords >= options.recordsPerWrite {
+                _ = try await writes.run()
+                pendingRecords = 0
+            }
+        }
+        return stage.isCancelled ? nil : stageRecords
     }
 }

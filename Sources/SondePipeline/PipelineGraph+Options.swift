@@ -20,6 +20,14 @@ extension PipelineGraph {
         /// was most of the exporter's cost.
         public var recordsPerWrite: Int
 
+        /// Samples (all channels) each segment of a long input reads, about: a regular file
+        /// that can be opened again at any frame (raw samples) is cut into segments that are
+        /// read and framed side by side when `jobs > 1` and no filter is set
+        /// (`InputSegments`). 2^21 (16 MiB of Doubles) amortises opening the file again
+        /// and a stage, yet gives 16 workers several segments each of a few minutes' file;
+        /// tests pass small values to cut small inputs.
+        public var segmentSamples: Int
+
         /// When set, workers also encode their records in the output format, in parallel,
         /// and batches carry the bytes (`RecordBatch.encoded`).
         public var encoder: (any RecordEncoder)?
@@ -31,8 +39,9 @@ extension PipelineGraph {
         public init(
             jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 65_536,
             keepGoing: Bool = false, recordsPerWrite: Int = 1024, encoder: (any RecordEncoder)? = nil,
-            spectrumTap: (any SpectrumTap)? = nil
+            spectrumTap: (any SpectrumTap)? = nil, segmentSamples: Int = 1 << 21
         ) {
+            self.segmentSamples = Swift.max(1, segmentSamples)
             self.spectrumTap = spectrumTap
             self.recordsPerWrite = Swift.max(1, recordsPerWrite)
             self.encoder = encoder

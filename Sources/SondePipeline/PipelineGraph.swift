@@ -40,12 +40,12 @@ public final class PipelineGraph: Sendable {
 
     public let settings: PipelineSettings
     public let options: Options
-    private let stopSignal = StopSignal()
+    let stopSignal = StopSignal()
     /// Busy time per stage, for benchmarks.
     public let stageTimes = StageTimes()
     /// CPU time per kind of thread, for the serial share (filled as each run ends).
     public let threadTimes = ThreadTimes()
-    private let samplesRead = Atomic<Int>(0)
+    let samplesRead = Atomic<Int>(0)
     let inputsDone = Atomic<Int>(0)
 
     public init(settings: PipelineSettings, options: Options) {
@@ -80,8 +80,9 @@ public final class PipelineGraph: Sendable {
         // Inputs opened ahead of the exporter: enough to keep every lane busy while the
         // exporter writes one, few enough to bound memory and open files (jobs + 2).
         let opened = AsyncBoundedQueue<ResultSlot<OpenedStage>>(capacity: options.jobs + 1)
-        let bufferPool = StageBufferPool(sizes: sizes, limit: options.jobs + 2)
-        let work = AsyncBoundedQueue<WorkItem>(capacity: 4 * options.jobs)
+        // The stages of a cut input's segments come and go too: their buffers are kept as well.
+        let bufferPool = StageBufferPool(sizes: sizes, limit: options.jobs + 2 + InputSegments.maximumAhead)
+        let work = AsyncBoundedQueue<WorkItem>(capacity: sizes.workQueueCapacity(jobs: options.jobs))
         let failure = GraphFailure(opened: opened, work: work)
         let processStarted = ThreadClock.processNanoseconds()
         let lanes = (0..<options.jobs).map { _ in BlockingThread<Int>(name: "sonde.read", call: SourceStage.idleLane) }
@@ -192,7 +193,8 @@ public final class PipelineGraph: Sendable {
                 do {
                     let stage = try SourceStage(
                         index: index, input: input, settings: settings, sizes: sizes, encoder: options.encoder,
-                        jobs: options.jobs, times: stageTimes, stageBuffers: buffers)
+                        jobs: options.jobs, times: stageTimes, stageBuffers: buffers, keepGoing: options.keepGoing,
+                        reopening: input.source.reopening)
                     try stage.readFirst()
                     box.stage = stage
                 } catch {
@@ -229,10 +231,19 @@ public final class PipelineGraph: Sendable {
         slot.fulfil(.stage(stage))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
-                try await stage.read(on: lane, stop: stopSignal, samplesRead: samplesRead, keepGoing: options.keepGoing)
+                // A cut input is a regular file: its first segment is read on the workers too.
+                try await stage.read(
+                    on: stage.followers == nil ? lane : nil, stop: stopSignal, samplesRead: samplesRead)
             }
             // The framer before the workers' jobs (`WorkerThreads`): it feeds them.
             group.addTask(executorPreference: urgent) { await stage.cut(into: work) }
+            if stage.followers != nil {
+                group.addTask { [self] in
+                    await runSegments(
+                        after: stage, sizes: sizes, bufferPool: bufferPool, work: work, failure: failure, urgent: urgent
+                    )
+                }
+            }
             try await group.waitForAll()
         }
     }

@@ -3,7 +3,9 @@ import SondeDSP
 import Synchronization
 
 /// The per-input part of the graph: a reader filling a ring, and a framer that filters each
-/// channel and cuts jobs for the workers.
+/// channel and cuts jobs for the workers. A long input cut into segments (`InputSegments`)
+/// has a stage per segment: the first is the input's, and hands the exporter the others
+/// (`followers`) in order.
 final class SourceStage: @unchecked Sendable {
     // @unchecked: the mutable parts each belong to one task: `source`, `notes` and
     // `readTarget` to the reader (and its thread, one call at a time, ordered by that
@@ -27,6 +29,19 @@ final class SourceStage: @unchecked Sendable {
     private(set) var failure: (any Error)?
     /// The reader stopped at `stop()` before the input's end (set once reading is over).
     private(set) var interrupted = false
+    /// The part of the input this stage reads (`.whole`, unless the input is cut).
+    let segment: InputSegment
+    /// How the input is cut, on its first stage when it is (with `reopening`).
+    let segments: InputSegments?
+    let reopening: SourceReopening?
+    /// The stages of the segments after the first, on the first stage of a cut input.
+    let followers: SegmentFollowers?
+    /// A read error ends this stage only and waits in `failure` for the exporter, which
+    /// reports it in input order: set for `keepGoing` and for the segments of a cut input
+    /// (a later segment must not report its error before an earlier one's).
+    private let defersFailure: Bool
+    /// Frames the source has delivered to this stage, counted on the reading side.
+    private var framesDelivered = 0
 
     /// Released when reading ends, which closes the file: a dataset run keeps only the
     /// inputs in flight open.
@@ -53,13 +68,18 @@ final class SourceStage: @unchecked Sendable {
     /// nothing, so it holds no stage (and no source, whose file is then closed).
     @Sendable static func idleLane() -> Int { 0 }
 
-    /// Designs the filters for the input's rate.
-    /// - Parameter stageBuffers: buffers for the input's channel count, idle until now.
+    /// Designs the filters for the input's rate, and cuts the input into segments when it
+    /// can be reopened (`reopening`) and is long enough.
+    /// - Parameters:
+    ///   - stageBuffers: buffers for the input's channel count, idle until now.
+    ///   - segment: the segment this stage reads, for a segment after an input's first
+    ///     (`first`, whose job buffers it shares); nil for an input's first stage.
     /// - Throws: `SondeError(.invalidArgument)` for filters or bands that do not fit it.
     init(
         index: Int, input: PipelineGraph.Input, settings: PipelineSettings, sizes: StageSizes,
         encoder: (any RecordEncoder)?,
-        jobs: Int, times: StageTimes, stageBuffers: StageBuffers
+        jobs: Int, times: StageTimes, stageBuffers: StageBuffers, keepGoing: Bool = false,
+        segment: InputSegment? = nil, first: SourceStage? = nil, reopening: SourceReopening? = nil
     ) throws {
         self.index = index
         self.times = times
@@ -79,35 +99,61 @@ final class SourceStage: @unchecked Sendable {
         ring = stageBuffers.ring
         readBlock = stageBuffers.readBlock
         cutBlock = stageBuffers.cutBlock
-        buffers = stageBuffers.jobs
+        // A segment's jobs share the input's pools: one high-water mark of blocks in flight
+        // per input, not one per segment (at 16 jobs, 250 MB against 45 before).
+        buffers = first?.buffers ?? stageBuffers.jobs
         hop = settings.hop
         framesPerJob = sizes.framesPerJob
         // Enough tickets in flight to keep every worker busy, few enough to bound memory.
         tickets = AsyncBoundedQueue(capacity: 4 * jobs + 4)
         let cutFrames = cutBlock.count / format.channelCount
         let keepsPreviousFrame = configuration.needsPreviousFrame
+        if let segment {
+            segments = nil
+            self.segment = segment
+        } else {
+            segments = reopening.flatMap { reopening in
+                InputSegments(
+                    frameCount: reopening.frameCount, channelCount: format.channelCount,
+                    frameLength: settings.frameLength, hop: settings.hop, needsPreviousFrame: keepsPreviousFrame,
+                    jobs: jobs, filtered: !designs.isEmpty, segmentSamples: sizes.segmentSamples)
+            }
+            self.segment = segments?.segment(0) ?? .whole
+        }
+        self.reopening = segments == nil ? nil : reopening
+        followers =
+            segments == nil
+            ? nil
+            : SegmentFollowers(
+                capacity: InputSegments.segmentsAhead(
+                    jobs: jobs, stageBytes: sizes.stageBytes(channelCount: format.channelCount)))
+        defersFailure = keepGoing || segments != nil || segment != nil
+        let leading = self.segment.leadingFrames
+        let samplePool = buffers.samples
         channels = (0..<format.channelCount).map { _ in
             ChannelProcessor(
                 filter: FilterChain(designs), extractor: nil, frameLength: settings.frameLength, hop: settings.hop,
-                maximumBlock: cutFrames, framesHeld: sizes.framesPerJob, pool: stageBuffers.jobs.samples,
-                keepsPreviousFrame: keepsPreviousFrame
+                maximumBlock: cutFrames, framesHeld: sizes.framesPerJob, pool: samplePool,
+                keepsPreviousFrame: keepsPreviousFrame, leadingFrames: leading
             )
         }
     }
 
-    /// Reader: blocking reads on `thread` (the run's thread for this lane of inputs),
-    /// decoded straight into the ring's free slots (waiting when it is full), then
-    /// published. Only a frame that would straddle the ring's wrap goes through `readBlock`
-    /// and a copy. With `keepGoing`, a read error ends this input only (`failure`).
-    func read(
-        on thread: BlockingThread<Int>, stop: StopSignal, samplesRead: borrowing Atomic<Int>, keepGoing: Bool
-    ) async throws {
+    /// Reader: blocking reads on `thread` (the run's thread for this lane of inputs; nil
+    /// to read on the calling task's thread, for a segment of a regular file), decoded
+    /// straight into the ring's free slots (waiting when it is full), then published. Only
+    /// a frame that would straddle the ring's wrap goes through `readBlock` and a copy.
+    /// A read error with `defersFailure` ends this stage only (`failure`).
+    func read(on thread: BlockingThread<Int>?, stop: StopSignal, samplesRead: borrowing Atomic<Int>) async throws {
         defer {
             notes = source?.notes ?? []
             // Drop the thread's hold on this stage, then the source: that closes the file.
-            thread.replaceCall(Self.idleLane)
+            thread?.replaceCall(Self.idleLane)
             source = nil
             ring.close()
+            // Progress counts what the neighbouring segments read twice once only.
+            samplesRead.subtract(
+                (samplesPerChannel.load(ordering: .relaxed) - ownFrames) * format.channelCount, ordering: .relaxed)
         }
         let channelCount = format.channelCount
         if firstReadFrames > 0 {
@@ -117,10 +163,11 @@ final class SourceStage: @unchecked Sendable {
         }
         if endReached { return }
         let readSamples = readSampleCount
-        thread.replaceCall { [self] in
+        let readOnce: @Sendable () throws -> Int = { [self] in
             guard let source else { return 0 }
             return try times.time(.read) { try readConfirmingEnd(source) }
         }
+        thread?.replaceCall(readOnce)
         while !stop.hasFired, !ring.isCancelled {
             // Room for a whole read first: waiting for any room at all would make many small reads.
             await ring.waitForSpace(readSamples)
@@ -130,8 +177,8 @@ final class SourceStage: @unchecked Sendable {
             readTarget = inPlace > 0 ? UnsafeMutableBufferPointer(rebasing: free[0..<inPlace]) : readBlock
             let read: Int?
             do {
-                read = try await thread.run()
-            } catch  where keepGoing {
+                if let thread { read = try await thread.run() } else { read = try readOnce() }
+            } catch  where defersFailure {
                 failure = error
                 break
             }
@@ -147,6 +194,9 @@ final class SourceStage: @unchecked Sendable {
         }
         interrupted = stop.hasFired && !endReached && failure == nil
     }
+
+    /// The frames of the input this stage accounts for, once reading has ended.
+    var ownFrames: Int { segment.ownFrames(read: samplesPerChannel.load(ordering: .relaxed)) }
 
     /// Set on the reading thread when a read in `readConfirmingEnd` found the end.
     private var endReached = false
@@ -171,33 +221,61 @@ final class SourceStage: @unchecked Sendable {
         firstReadFrames = try times.time(.read) { try readConfirmingEnd(source) }
     }
 
-    /// One read into `readTarget`; when the source knows its length and has now delivered
-    /// all of it, also the read that finds the end, in the same call: one hand-off to the
-    /// reading thread fewer per input, which is most of a short clip's reading.
+    /// One read into `readTarget` (no further than the segment's end); when the source
+    /// knows its length and has now delivered all of it, also the read that finds the end,
+    /// in the same call: one hand-off to the reading thread fewer per input, which is most
+    /// of a short clip's reading.
+    /// - Throws: the source's error; `SondeError(.io)` when a segment's file ends before
+    ///   the segment does (it was cut short while being read).
     private func readConfirmingEnd(_ source: any SampleSource) throws -> Int {
         let channelCount = format.channelCount
-        var frames = try source.read(into: readTarget)
-        if frames == 0 { endReached = true }
-        guard frames > 0, let expected = source.expectedFrames else { return frames }
-        while samplesPerChannel.load(ordering: .relaxed) + frames >= expected, frames * channelCount < readTarget.count
-        {
-            let more = try source.read(
-                into: UnsafeMutableBufferPointer(rebasing: readTarget[(frames * channelCount)...]))
+        let limit = segment.frameLimit ?? Int.max
+        let wanted = Swift.min(readTarget.count / channelCount, limit - framesDelivered) * channelCount
+        if wanted == 0 {
+            endReached = true
+            return 0
+        }
+        let target = UnsafeMutableBufferPointer(rebasing: readTarget[0..<wanted])
+        var frames = try source.read(into: target)
+        if frames == 0 { try reachEnd() }
+        guard frames > 0, let expected = segment.frameLimit ?? source.expectedFrames else {
+            framesDelivered += frames
+            return frames
+        }
+        while framesDelivered + frames >= expected, frames * channelCount < target.count {
+            let more = try source.read(into: UnsafeMutableBufferPointer(rebasing: target[(frames * channelCount)...]))
             if more == 0 {
-                endReached = true
+                try reachEnd()
                 break
             }
             frames += more
         }
+        framesDelivered += frames
+        if framesDelivered == limit { endReached = true }
         return frames
+    }
+
+    /// The source has no more frames: the input's end, or for a segment that should have
+    /// had more, a file cut short under sonde.
+    private func reachEnd() throws {
+        endReached = true
+        if let limit = segment.frameLimit, framesDelivered < limit {
+            throw SondeError(
+                .io,
+                "\(name): the file ended at frame \(segment.startFrame + framesDelivered) while sonde read it, before the length it had when opened; expected it unchanged until the run ends"
+            )
+        }
     }
 
     /// Framer: de-interleaves and filters each channel, then sends complete frames to the
     /// workers, `framesPerJob` at a time (the rest at the end of the input).
     func cut(into work: AsyncBoundedQueue<WorkItem>) async {
-        defer { tickets.finish() }
+        defer {
+            tickets.finish()
+            for channel in channels { channel.recycleHistory() }
+        }
         let channelCount = format.channelCount
-        var nextFrame = 0
+        var nextFrame = segment.firstWindow
         while true {
             let (block, consumeAfter) = await nextBlock()
             if block.isEmpty { break }
@@ -357,6 +435,7 @@ final class SourceStage: @unchecked Sendable {
     var isCancelled: Bool { ring.isCancelled }
 
     func cancel() {
+        followers?.cancel()
         ring.cancel()
         for ticket in tickets.cancel() {
             for result in ticket.results { result.abandon() }

@@ -34,6 +34,58 @@ import _SondeTestSupport
         }
     }
 
+    /// Issue 30: a long raw or WAV file is read as segments side by side when there are
+    /// several jobs; the records, notes and exit status are those of one sequential read.
+    @Test func longFilesReadInSegmentsGiveTheBytesOfOneRead() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-segments-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 600,000 frames of four channels (past the size read whole, 4 MiB): with --window 16
+        // a segment is 8,192 windows, so each file is cut into five; the raw file ends with
+        // half a frame.
+        let frames = 600_000
+        var shorts = [Int16](repeating: 0, count: 4 * frames)
+        var state: UInt32 = 12345
+        for index in shorts.indices {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            shorts[index] = Int16(truncatingIfNeeded: Int(state >> 16) / 4 + (index % 4) * 1000)
+        }
+        var floats = shorts.map { Float($0) / 32768 }
+        var raw = Data(bytes: &floats, count: floats.count * 4)
+        raw.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])
+        try raw.write(to: directory.appendingPathComponent("long.f32"))
+        let data = Data(bytes: &shorts, count: shorts.count * 2)
+        var wav = Data("RIFF".utf8)
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { wav.append(contentsOf: $0) }
+        }
+        append(UInt32(36 + data.count))
+        wav.append(contentsOf: Data("WAVEfmt ".utf8))
+        append(UInt32(16))
+        append(UInt16(1))
+        append(UInt16(4))
+        append(UInt32(25600))
+        append(UInt32(25600 * 8))
+        append(UInt16(8))
+        append(UInt16(16))
+        wav.append(contentsOf: Data("data".utf8))
+        append(UInt32(data.count))
+        wav.append(data)
+        try wav.write(to: directory.appendingPathComponent("long.wav"))
+        for file in [["long.f32", "--rate", "25600", "--channels", "4"], ["long.wav"]] {
+            let arguments = ["process"] + file + ["--window", "16", "--hop", "16", "--features", "rms,spectral_flux"]
+            let one = try SondeBinary.run(arguments + ["--jobs", "1"], in: directory)
+            #expect(one.status == 0, "stderr: \(one.stderr)")
+            #expect(one.stdout.split(separator: "\n").count == 1 + 4 * (frames / 16))
+            for jobs in ["3"] {
+                let cut = try SondeBinary.run(arguments + ["--jobs", jobs], in: directory)
+                #expect(cut.status == 0)
+                #expect(cut.stdout == one.stdout, "\(file[0]) with --jobs \(jobs) differs from --jobs 1")
+                #expect(cut.stderr == one.stderr)
+            }
+        }
+    }
+
     /// SIGINT while input is still arriving: the records already complete are written,
     /// nothing half-written, exit status 130.
     @Test func interruptFlushesCompleteRecordsAndExits130() throws {
