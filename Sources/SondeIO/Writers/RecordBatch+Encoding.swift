@@ -15,7 +15,6 @@ extension RecordBatch {
             buffer.append(contentsOf: bytes[0..<(ends.last ?? 0)])
             return true
         }
-        buffer.reserveCapacity(buffer.count + encoded.bytes.reduce(0) { $0 + $1.count })
         for frame in 0..<frameCount {
             for channel in 0..<channels {
                 let start = frame == 0 ? 0 : encoded.ends[channel][frame - 1]
