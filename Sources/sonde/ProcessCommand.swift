@@ -21,7 +21,9 @@ struct ProcessCommand: AsyncParsableCommand {
             files with those extensions, not .txt; names starting with . skipped), or a quoted \
             pattern ('data/*.wav'). Several inputs give one output with a leading `file` column \
             (the path relative to the folder argument), in argument order; up to --jobs of them \
-            are worked on at once, and only those are open.
+            are worked on at once, and only those are open. With --jobs 2 or more and no \
+            --filter, one long raw, WAV, AIFF or FLAC file is read in segments side by side too; \
+            the output is the same bytes.
 
             Datasets: --output-dir OUT writes one output per input, OUT/<file>.<format>, each \
             complete or not at all, plus OUT/manifest.jsonl (what ran, with which settings and \
