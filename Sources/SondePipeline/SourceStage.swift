@@ -159,7 +159,7 @@ final class SourceStage: @unchecked Sendable {
         if firstReadFrames > 0 {
             samplesPerChannel.add(firstReadFrames, ordering: .relaxed)
             samplesRead.add(firstReadFrames * channelCount, ordering: .relaxed)
-            ring.commit(firstReadFrames * channelCount)
+            if !firstReadIsFramed { ring.commit(firstReadFrames * channelCount) }
         }
         if endReached { return }
         let readSamples = readSampleCount
@@ -202,6 +202,8 @@ final class SourceStage: @unchecked Sendable {
     private var endReached = false
     /// Frames the first read put in the ring, not yet published.
     private var firstReadFrames = 0
+    /// The first read went straight to the channel's samples, not to the ring.
+    private var firstReadIsFramed = false
 
     /// Samples a read asks for: whole frames, at most a read block and the ring.
     private var readSampleCount: Int {
@@ -210,10 +212,19 @@ final class SourceStage: @unchecked Sendable {
 
     /// The first read, on the lane's thread right after the input was opened, straight into
     /// the empty ring; `read(on:...)` publishes it. A short clip is then read, to its end,
-    /// in the same hand-off as its opening.
+    /// in the same hand-off as its opening. One channel is read straight into its block of
+    /// samples instead (the framer has not started): a clip that fits is never copied.
     func readFirst() throws {
         guard let source else { return }
         let channelCount = format.channelCount
+        if channelCount == 1, let channel = channels.first {
+            readTarget = channel.directReadRegion(maximum: readSampleCount)
+            guard !readTarget.isEmpty else { return }
+            firstReadFrames = try times.time(.read) { try readConfirmingEnd(source) }
+            times.time(.filter) { channel.commitDirect(firstReadFrames) }
+            firstReadIsFramed = true
+            return
+        }
         let free = ring.withWritableRegions { first, _ in first }
         let inPlace = Swift.min(free.count, readSampleCount) / channelCount * channelCount
         guard inPlace > 0 else { return }
@@ -276,6 +287,11 @@ final class SourceStage: @unchecked Sendable {
         }
         let channelCount = format.channelCount
         var nextFrame = segment.firstWindow
+        // Frames the first read framed already (`readFirst`), before any block can follow.
+        while let complete = channels.first?.completeFrames, complete >= framesPerJob {
+            guard await send(frames: framesPerJob, first: nextFrame, to: work) else { return }
+            nextFrame += framesPerJob
+        }
         while true {
             let (block, consumeAfter) = await nextBlock()
             if block.isEmpty { break }

@@ -108,6 +108,38 @@ final class BatchCollector: Sendable {
         #expect(summary.frames == [(20_000 - 256) / 100 + 1, (9_000 - 256) / 100 + 1, 0])
     }
 
+    /// One channel's first read goes straight into its block of samples (no copy out of the
+    /// ring): with and without a filter, for a clip that fits and for inputs whose first
+    /// read already holds whole jobs, the records are the sequential path's.
+    @Test(arguments: [false, true])
+    func monoInputsReadStraightIntoTheirSamplesGiveTheSequentialRecords(filtered: Bool) async throws {
+        let settings = try PipelineSettings(
+            frameLength: 256, hop: 100, filters: filtered ? [FilterSpec(parsing: "highpass:200:2")] : [])
+        let make = {
+            [
+                ("clip", SyntheticSource(frames: 3_000, channels: 1)),
+                ("long", SyntheticSource(frames: 300_000, channels: 1)),
+                ("exact", SyntheticSource(frames: 256, channels: 1)),
+            ]
+        }
+        let collector = BatchCollector()
+        for (name, source) in make() {
+            let processor = try SourceProcessor(
+                format: source.format, settings: settings, fileName: name, maximumBlock: 4096)
+            _ = try BatchRun.run(source: source, processor: processor) { collector.append($0) }
+        }
+        for jobs in [1, 2] {
+            let graph = PipelineGraph(settings: settings, options: .init(jobs: jobs, framesPerJob: 16))
+            let records = BatchCollector()
+            let summary = try await graph.run(inputs: make().map { PipelineGraph.Input(name: $0.0, source: $0.1) }) {
+                records.append($0)
+            }
+            #expect(records.records == collector.records)
+            #expect(summary.samplesPerChannel == [3_000, 300_000, 256])
+            #expect(summary.frames == [(3_000 - 256) / 100 + 1, (300_000 - 256) / 100 + 1, 1])
+        }
+    }
+
     /// Issue 30: each kind of thread's CPU, read from its clock at the run's end, is part of
     /// the process's CPU over the run, and the workers did the measuring.
     @Test func threadTimesAddUpWithinTheProcessCPU() async throws {
