@@ -23,6 +23,8 @@ public final class DatasetSink: PipelineSink {
     private let report: (String) -> Void
     private let frameLength: Int
     private var writer: (any RecordWriter)?
+    /// The run's workers, for each input's writer.
+    private var work: ParallelWork?
     private var output: OutputFile?
     private var createdFolders: Set<String> = []
     /// Results of outputs committed but not yet made durable.
@@ -53,7 +55,13 @@ public final class DatasetSink: PipelineSink {
         try createFolders(for: path)
         let output = try OutputFile(atomicallyReplacing: path, syncOnCommit: false, checksummed: true)
         self.output = output
-        writer = try RecordWriters.make(format: outputs.format, layout: layout, output: output, parquet: parquet)
+        let writer = try RecordWriters.make(format: outputs.format, layout: layout, output: output, parquet: parquet)
+        try writer.lend(work)
+        self.writer = writer
+    }
+
+    public func lend(_ work: ParallelWork?) throws {
+        self.work = work
     }
 
     public func write(_ batch: RecordBatch) throws {

@@ -19,6 +19,10 @@ public final class SingleOutputSink: PipelineSink {
         try writer.write(batch)
     }
 
+    public func lend(_ work: ParallelWork?) throws {
+        try writer.lend(work)
+    }
+
     /// Closes the format and commits the output.
     public func finish() throws {
         try writer.finish()

@@ -9,6 +9,7 @@ final class ExportHandOver: @unchecked Sendable {
         case begin(index: Int, name: String, format: StreamFormat)
         case batch(RecordBatch, SourceStage)
         case end(index: Int, name: String, outcome: PipelineGraph.InputOutcome)
+        case lend(ParallelWork?)
     }
 
     private var events: [Event] = []
@@ -43,6 +44,8 @@ final class ExportHandOver: @unchecked Sendable {
                 stage.recycle(batch)
             case .end(let input, let name, let outcome):
                 if input >= 0 { try sink.end(input: input, name: name, outcome: outcome) }
+            case .lend(let work):
+                try sink.lend(work)
             }
         }
     }

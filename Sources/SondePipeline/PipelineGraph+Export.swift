@@ -6,7 +6,7 @@ extension PipelineGraph {
     /// regardless of which worker finished first. Writes run on a thread of their own.
     func export(
         _ opened: AsyncBoundedQueue<ResultSlot<OpenedStage>>, sink: any PipelineSink, bufferPool: StageBufferPool,
-        record: SummaryRecorder, failure: GraphFailure
+        record: SummaryRecorder, failure: GraphFailure, work: ParallelWork
     ) async throws -> Int {
         var records = 0
         // Reused from batch to batch, like everything else a job needs.
@@ -19,6 +19,7 @@ extension PipelineGraph {
         }
         // Records handed over since the last trip to the writing thread.
         var pendingRecords = 0
+        handOver.put(.lend(work))
         while let slot = await opened.next() {
             // An input abandoned at a stop (it was never opened); later ones may have been.
             guard let openedStage = await slot.value() else { continue }
@@ -93,6 +94,7 @@ extension PipelineGraph {
             failure.retire(stage)
             bufferPool.recycle(stage.stageBuffers)
         }
+        handOver.put(.lend(nil))
         _ = try await writes.run()
         return records
     }

@@ -104,6 +104,11 @@ public final class PipelineGraph: Sendable {
             threadTimes.add(.process, ThreadClock.processNanoseconds() &- processStarted)
         }
         let urgent = UrgentJobs(threads: threads)
+        // The workers, lent to the sink's writer; closed before they go.
+        let lent = ParallelWork(lanes: options.jobs) { piece in
+            Task(executorPreference: threads) { piece() }
+        }
+        defer { lent.close() }
         let records = try await withTaskExecutorPreference(threads) {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<options.jobs {
@@ -128,7 +133,8 @@ public final class PipelineGraph: Sendable {
                 group.addTask { [self] in
                     do {
                         return try await export(
-                            opened, sink: sink.sink, bufferPool: bufferPool, record: record, failure: failure)
+                            opened, sink: sink.sink, bufferPool: bufferPool, record: record, failure: failure,
+                            work: lent)
                     } catch {
                         failure.fail(error)
                         return 0

@@ -8,4 +8,12 @@ public protocol PipelineSink: AnyObject {
     func begin(input index: Int, name: String, format: StreamFormat) throws
     func write(_ batch: RecordBatch) throws
     func end(input index: Int, name: String, outcome: PipelineGraph.InputOutcome) throws
+    /// The run's workers, lent for work the writing thread would otherwise do alone, before
+    /// the first input; nil after the last, the moment to finish such work while they are
+    /// there. Called on the writing thread, in order with the other calls.
+    func lend(_ work: ParallelWork?) throws
+}
+
+extension PipelineSink {
+    public func lend(_ work: ParallelWork?) throws {}
 }

@@ -10,4 +10,11 @@ public protocol RecordWriter: AnyObject {
     func write(_ batch: RecordBatch) throws
     /// Writes what closes the format (JSON's `]`) and commits the output.
     func finish() throws
+    /// The run's workers for encoding the writer would otherwise do alone, or nil when the
+    /// run is ending: what is pending is best encoded then (`PipelineSink.lend`).
+    func lend(_ work: ParallelWork?) throws
+}
+
+extension RecordWriter {
+    public func lend(_ work: ParallelWork?) throws {}
 }

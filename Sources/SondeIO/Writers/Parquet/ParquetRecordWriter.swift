@@ -29,6 +29,13 @@ public final class ParquetRecordWriter: RecordWriter {
     /// Whether `time` is a wall-clock TIMESTAMP; decided by the first batch.
     private var wallClock: Bool?
     private var group: RowGroupBuffer
+    /// The run's workers while it lasts (`lend`): a row group's column chunks are then
+    /// encoded and compressed side by side, each with a compressor of its own lane.
+    private var work: ParallelWork?
+    private var laneCompressors: [ParquetPageCompressor] = []
+    /// Column chunks encoded at once at most: each holds its compressed bytes until written,
+    /// and each lane a compression context.
+    private static let maximumLanes = 8
 
     /// Writes the leading `PAR1` at once.
     /// - Throws: `SondeError(.invalidArgument)` for a row-group size outside `rowGroupRowsRange`.
@@ -46,6 +53,12 @@ public final class ParquetRecordWriter: RecordWriter {
         group = RowGroupBuffer(valueColumns: layout.valueColumns.count, capacity: options.rowGroupRows)
         try output.write(Parquet.magic)
         offset = Int64(Parquet.magic.count)
+    }
+
+    public func lend(_ work: ParallelWork?) throws {
+        // The run is ending: its last row group is encoded while the workers are there.
+        if work == nil, self.work != nil { try flushRowGroup() }
+        self.work = work
     }
 
     public func write(_ batch: RecordBatch) throws {
@@ -147,23 +160,16 @@ public final class ParquetRecordWriter: RecordWriter {
     private func flushRowGroup() throws {
         guard group.rows > 0 else { return }
         let groupOffset = offset
-        var columns: [Parquet.ColumnMetaData] = []
-        var bytes: [UInt8] = []
-        func writeChunk(_ values: ParquetColumnChunk.Values, _ name: String) throws {
-            bytes.removeAll(keepingCapacity: true)
-            columns.append(
-                try ParquetColumnChunk.write(values, name: name, offset: offset, compressor: compressor, into: &bytes))
-            try output.write(bytes)
-            offset += Int64(bytes.count)
-        }
+        var chunks: [(values: ParquetColumnChunk.Values, name: String)] = []
         if layout.includesFile {
-            try writeChunk(.dictionary(indices: group.fileIDs, entries: group.files.entries), "file")
+            chunks.append((.dictionary(indices: group.fileIDs, entries: group.files.entries), "file"))
         }
-        try writeChunk(wallClock == true ? .integers(group.timestamps) : .doubles(group.times), "time")
-        try writeChunk(.dictionary(indices: group.channelIDs, entries: group.channels.entries), "channel")
-        try writeChunk(.integers(group.frames), "frame")
-        try writeChunk(.integers(group.starts), "start")
-        for (index, name) in layout.valueColumns.enumerated() { try writeChunk(.doubles(group.values[index]), name) }
+        chunks.append((wallClock == true ? .integers(group.timestamps) : .doubles(group.times), "time"))
+        chunks.append((.dictionary(indices: group.channelIDs, entries: group.channels.entries), "channel"))
+        chunks.append((.integers(group.frames), "frame"))
+        chunks.append((.integers(group.starts), "start"))
+        for (index, name) in layout.valueColumns.enumerated() { chunks.append((.doubles(group.values[index]), name)) }
+        let columns = try work.map { try writeSideBySide(chunks, on: $0) } ?? writeInTurn(chunks)
         try rowGroups.append(
             Parquet.RowGroup(
                 columns: columns, numRows: Int64(group.rows), fileOffset: groupOffset,
@@ -172,5 +178,82 @@ public final class ParquetRecordWriter: RecordWriter {
         )
         rowsWritten += Int64(group.rows)
         group.removeAll()
+    }
+
+    /// Encodes and writes each column chunk in turn, at its file offset.
+    private func writeInTurn(
+        _ chunks: [(values: ParquetColumnChunk.Values, name: String)]
+    ) throws
+        -> [Parquet.ColumnMetaData]
+    {
+        var columns: [Parquet.ColumnMetaData] = []
+        var bytes: [UInt8] = []
+        for chunk in chunks {
+            bytes.removeAll(keepingCapacity: true)
+            columns.append(
+                try ParquetColumnChunk.write(
+                    chunk.values, name: chunk.name, offset: offset, compressor: compressor, into: &bytes))
+            try output.write(bytes)
+            offset += Int64(bytes.count)
+        }
+        return columns
+    }
+
+    /// Encodes the column chunks a few at a time on the run's workers, each as if it began
+    /// the file, then writes them in order with their offsets moved to where they land: the
+    /// same bytes as `writeInTurn` (a chunk's bytes do not depend on where it lies, and
+    /// zstd's output on its context's history), with the encoding off the writing thread.
+    private func writeSideBySide(
+        _ chunks: [(values: ParquetColumnChunk.Values, name: String)], on work: ParallelWork
+    ) throws -> [Parquet.ColumnMetaData] {
+        let lanes = Swift.min(work.lanes, Self.maximumLanes, chunks.count)
+        while laneCompressors.count < lanes {
+            laneCompressors.append(try ParquetPageCompressor(options.compression))
+        }
+        var columns: [Parquet.ColumnMetaData] = []
+        for waveStart in stride(from: 0, to: chunks.count, by: lanes) {
+            let wave = ChunkWave(
+                chunks: Array(chunks[waveStart..<Swift.min(waveStart + lanes, chunks.count)]),
+                compressors: laneCompressors)
+            work.run(wave.chunks.count) { lane in wave.encode(lane) }
+            for lane in wave.chunks.indices {
+                guard case .success(var (column, bytes)) = wave.results[lane] else {
+                    if case .failure(let error) = wave.results[lane] { throw error }
+                    throw SondeError(.io, "a Parquet column chunk was not encoded")
+                }
+                column.dataPageOffset += offset
+                column.dictionaryPageOffset = column.dictionaryPageOffset.map { $0 + offset }
+                try output.write(bytes)
+                offset += Int64(bytes.count)
+                bytes = []
+                columns.append(column)
+            }
+        }
+        return columns
+    }
+}
+
+/// Column chunks encoded side by side, one per lane, each with its lane's compressor.
+private final class ChunkWave: @unchecked Sendable {
+    // @unchecked: lane i touches only chunks[i], compressors[i] and results[i], and the
+    // writing thread reads the results after `ParallelWork.run` has returned.
+    let chunks: [(values: ParquetColumnChunk.Values, name: String)]
+    private let compressors: [ParquetPageCompressor]
+    private(set) var results: [Result<(Parquet.ColumnMetaData, [UInt8]), any Error>?]
+
+    init(chunks: [(values: ParquetColumnChunk.Values, name: String)], compressors: [ParquetPageCompressor]) {
+        self.chunks = chunks
+        self.compressors = compressors
+        results = Array(repeating: nil, count: chunks.count)
+    }
+
+    func encode(_ lane: Int) {
+        var bytes: [UInt8] = []
+        let chunk = chunks[lane]
+        results[lane] = Result {
+            let column = try ParquetColumnChunk.write(
+                chunk.values, name: chunk.name, offset: 0, compressor: compressors[lane], into: &bytes)
+            return (column, bytes)
+        }
     }
 }
