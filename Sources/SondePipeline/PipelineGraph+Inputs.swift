@@ -25,10 +25,11 @@ extension PipelineGraph {
         public var name: @Sendable (Int) -> String
         /// Opens input `index`; called once per input, on a thread that may block.
         public var open: @Sendable (Int) throws -> Input
-        /// Whether opening input `index` and reading it whole is short and never waits on
-        /// another process (a small regular file): the graph then does it on its workers'
-        /// threads instead of a reading thread's, which saved a tenth of the CPU of a
-        /// dataset of short clips (the hand-off to that thread and back).
+        /// Whether opening input `index` and its first read are short and never wait on
+        /// another process (a small regular file, read whole; a raw or sound file): the
+        /// graph then does them on its workers' threads instead of a reading thread's,
+        /// which saved a tenth of the CPU of a dataset of short clips (the hand-off to that
+        /// thread and back), and leaves a long file cut into segments no serial reading.
         public var opensQuickly: @Sendable (Int) -> Bool
 
         public init(

@@ -18,7 +18,7 @@ enum FileInputs {
     ) -> PipelineGraph.Inputs {
         let first = FirstInput(first)
         return PipelineGraph.Inputs(
-            count: inputs.count, name: { inputs[$0].name }, opensQuickly: { inputs[$0].isSmallRegularFile }
+            count: inputs.count, name: { inputs[$0].name }, opensQuickly: { inputs[$0].opensQuickly(options: options) }
         ) { index in
             if index == 0, let opened = first.take() { return opened }
             let opened = try open(inputs[index], settings: settings, options: options)

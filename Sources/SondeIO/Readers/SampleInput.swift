@@ -17,12 +17,18 @@ public struct SampleInput: Sendable, Equatable {
         self.unopenable = unopenable
     }
 
-    /// Whether the input is a regular file small enough to be read whole in one call
-    /// (`InMemorySoundFile`'s limit): opening and reading it never waits on another
-    /// process, so the pipeline may do it on its own threads (`Inputs.opensQuickly`).
-    public var isSmallRegularFile: Bool {
+    /// Whether opening the input and its first read are short and never wait on another
+    /// process, so the pipeline may do them on its own threads (`Inputs.opensQuickly`): a
+    /// regular file small enough to be read whole (`InMemorySoundFile`'s limit), or a
+    /// regular file of raw samples or sound, whose opening reads a header at most. Not a
+    /// larger CSV file, whose opening may read it all for its time column.
+    public func opensQuickly(options: SampleSourceOptions) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-            && Int(status.st_size) <= InMemorySoundFile.sizeLimit
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
+        if Int(status.st_size) <= InMemorySoundFile.sizeLimit { return true }
+        switch try? SampleSources.kind(of: path, options: options) {
+        case .raw, .soundFile: return true
+        case .csv, nil: return false
+        }
     }
 }
