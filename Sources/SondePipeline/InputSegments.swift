@@ -62,7 +62,7 @@ struct InputSegments: Sendable {
         let leading = ordinal == 0 ? 0 : leadingFrames
         let isLast = ordinal == count - 1
         return InputSegment(
-            ordinal: ordinal, firstWindow: firstWindow, startFrame: firstWindow * hop - leading, leadingFrames: leading,
+            firstWindow: firstWindow, startFrame: firstWindow * hop - leading, leadingFrames: leading,
             frameLimit: isLast ? nil : leading + (windowsPerSegment - 1) * hop + frameLength,
             trailingFrames: isLast ? 0 : frameLength - hop)
     }
@@ -71,7 +71,6 @@ struct InputSegments: Sendable {
 /// One segment of an input: where it starts, and what it reads. A whole input is the one
 /// segment `.whole`.
 struct InputSegment: Sendable {
-    var ordinal: Int
     /// The index of its first window in the input.
     var firstWindow: Int
     /// The first frame it reads.
@@ -84,7 +83,7 @@ struct InputSegment: Sendable {
     var trailingFrames: Int
 
     static let whole = InputSegment(
-        ordinal: 0, firstWindow: 0, startFrame: 0, leadingFrames: 0, frameLimit: nil, trailingFrames: 0)
+        firstWindow: 0, startFrame: 0, leadingFrames: 0, frameLimit: nil, trailingFrames: 0)
 
     /// Frames of the input this segment accounts for (the input's are the sum): what it
     /// read, less what its neighbours read too.

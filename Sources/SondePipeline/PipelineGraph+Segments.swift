@@ -38,18 +38,9 @@ extension PipelineGraph {
         guard let followers = first.followers else { return }
         let stage: SourceStage
         do {
-            let source = try reopening.open(segment.startFrame)
-            let buffers = bufferPool.take(channelCount: first.format.channelCount)
-            do {
-                stage = try SourceStage(
-                    index: first.index, input: Input(name: first.name, source: source, clock: first.clock),
-                    settings: settings, sizes: sizes, encoder: options.encoder, jobs: options.jobs, times: stageTimes,
-                    stageBuffers: buffers, keepGoing: options.keepGoing, segment: segment, first: first)
-                try stage.readFirst()
-            } catch {
-                bufferPool.recycle(buffers)
-                throw error
-            }
+            let input = Input(name: first.name, source: try reopening.open(segment.startFrame), clock: first.clock)
+            stage = try makeStage(
+                index: first.index, input: input, segment: segment, first: first, sizes: sizes, bufferPool: bufferPool)
         } catch {
             slot.fulfil(.failed(index: first.index, name: first.name, error: error))
             return
@@ -60,13 +51,7 @@ extension PipelineGraph {
         }
         slot.fulfil(.stage(stage))
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { [self] in
-                    try await stage.read(on: nil, stop: stopSignal, samplesRead: samplesRead)
-                }
-                group.addTask(executorPreference: urgent) { await stage.cut(into: work) }
-                try await group.waitForAll()
-            }
+            try await readAndCut(stage, on: nil, work: work, urgent: urgent)
         } catch {
             // A segment defers its read errors to the exporter; anything else ends the run.
             failure.fail(error)

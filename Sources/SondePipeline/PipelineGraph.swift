@@ -194,19 +194,8 @@ public final class PipelineGraph: Sendable {
         do {
             let box = OpenedBox()
             let openStage: @Sendable () throws -> Int = { [self] in
-                let input = try inputs.open(index)
-                let buffers = bufferPool.take(channelCount: input.source.format.channelCount)
-                do {
-                    let stage = try SourceStage(
-                        index: index, input: input, settings: settings, sizes: sizes, encoder: options.encoder,
-                        jobs: options.jobs, times: stageTimes, stageBuffers: buffers, keepGoing: options.keepGoing,
-                        reopening: input.source.reopening)
-                    try stage.readFirst()
-                    box.stage = stage
-                } catch {
-                    bufferPool.recycle(buffers)
-                    throw error
-                }
+                box.stage = try makeStage(
+                    index: index, input: try inputs.open(index), sizes: sizes, bufferPool: bufferPool)
                 return 0
             }
             if inputs.opensQuickly(index) {
@@ -235,21 +224,48 @@ public final class PipelineGraph: Sendable {
             return
         }
         slot.fulfil(.stage(stage))
+        guard stage.followers != nil else {
+            return try await readAndCut(stage, on: lane, work: work, urgent: urgent)
+        }
+        // A cut input is a regular file: its first segment is read on the workers too.
         try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in try await readAndCut(stage, on: nil, work: work, urgent: urgent) }
             group.addTask { [self] in
-                // A cut input is a regular file: its first segment is read on the workers too.
-                try await stage.read(
-                    on: stage.followers == nil ? lane : nil, stop: stopSignal, samplesRead: samplesRead)
+                await runSegments(
+                    after: stage, sizes: sizes, bufferPool: bufferPool, work: work, failure: failure, urgent: urgent)
             }
+            try await group.waitForAll()
+        }
+    }
+
+    /// A stage for `input` (or one of its segments, `segment` of `first`) in buffers from
+    /// the pool, its first read done; the buffers go back to the pool if either fails.
+    func makeStage(
+        index: Int, input: Input, segment: InputSegment? = nil, first: SourceStage? = nil, sizes: StageSizes,
+        bufferPool: StageBufferPool
+    ) throws -> SourceStage {
+        let buffers = bufferPool.take(channelCount: input.source.format.channelCount)
+        do {
+            let stage = try SourceStage(
+                index: index, input: input, settings: settings, sizes: sizes, encoder: options.encoder,
+                jobs: options.jobs, times: stageTimes, stageBuffers: buffers, keepGoing: options.keepGoing,
+                segment: segment, first: first, reopening: segment == nil ? input.source.reopening : nil)
+            try stage.readFirst()
+            return stage
+        } catch {
+            bufferPool.recycle(buffers)
+            throw error
+        }
+    }
+
+    /// A stage's reader (on `lane`, or on the workers when nil) beside its framer, to the end.
+    func readAndCut(
+        _ stage: SourceStage, on lane: BlockingThread<Int>?, work: AsyncBoundedQueue<WorkItem>, urgent: UrgentJobs
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in try await stage.read(on: lane, stop: stopSignal, samplesRead: samplesRead) }
             // The framer before the workers' jobs (`WorkerThreads`): it feeds them.
             group.addTask(executorPreference: urgent) { await stage.cut(into: work) }
-            if stage.followers != nil {
-                group.addTask { [self] in
-                    await runSegments(
-                        after: stage, sizes: sizes, bufferPool: bufferPool, work: work, failure: failure, urgent: urgent
-                    )
-                }
-            }
             try await group.waitForAll()
         }
     }
