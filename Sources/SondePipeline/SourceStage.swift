@@ -287,12 +287,13 @@ final class SourceStage: @unchecked Sendable {
         }
         let channelCount = format.channelCount
         var nextFrame = segment.firstWindow
-        // Frames the first read framed already (`readFirst`), before any block can follow.
-        while let complete = channels.first?.completeFrames, complete >= framesPerJob {
-            guard await send(frames: framesPerJob, first: nextFrame, to: work) else { return }
-            nextFrame += framesPerJob
-        }
         while true {
+            // Whole jobs first: of the last block, or of the first read when it went
+            // straight to the channel's samples (`readFirst`), so a block always fits.
+            while let complete = channels.first?.completeFrames, complete >= framesPerJob {
+                guard await send(frames: framesPerJob, first: nextFrame, to: work) else { return }
+                nextFrame += framesPerJob
+            }
             let (block, consumeAfter) = await nextBlock()
             if block.isEmpty { break }
             // Channels are filtered two at a time in one pass (a biquad is latency-bound, so a
@@ -308,10 +309,6 @@ final class SourceStage: @unchecked Sendable {
                 }
             }
             if consumeAfter { ring.consume(block.count) }
-            while let complete = channels.first?.completeFrames, complete >= framesPerJob {
-                guard await send(frames: framesPerJob, first: nextFrame, to: work) else { return }
-                nextFrame += framesPerJob
-            }
         }
         if ring.isCancelled { return }
         if let complete = channels.first?.completeFrames, complete > 0 {
