@@ -1,17 +1,20 @@
-/// Records already encoded by the workers: per channel, the bytes of its records in frame
-/// order and where each record ends.
+/// Records already encoded by the workers, in output order (frame by frame, the channels in
+/// order within a frame): their bytes, and where each record ends. The writing thread only
+/// copies them out (issue 30: it interleaved the channels' records, a tenth of a two-channel
+/// run's serial share).
 public struct EncodedRecords: Sendable {
-    public var bytes: [[UInt8]]
-    public var ends: [[Int]]
+    public var bytes: [UInt8]
+    /// Record `r` ends at `ends[r]`; record `frame * channels + channel` is that channel's
+    /// record of that frame.
+    public var ends: [Int]
 
-    public init(bytes: [[UInt8]], ends: [[Int]]) {
+    public init(bytes: [UInt8], ends: [Int]) {
         self.bytes = bytes
         self.ends = ends
     }
 
-    /// The bytes of frame `frame` (0-based within the batch) of `channel`.
-    public func record(frame: Int, channel: Int) -> ArraySlice<UInt8> {
-        let start = frame == 0 ? 0 : ends[channel][frame - 1]
-        return bytes[channel][start..<ends[channel][frame]]
+    /// The bytes of record `index`, in output order.
+    public func record(_ index: Int) -> ArraySlice<UInt8> {
+        bytes[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
     }
 }

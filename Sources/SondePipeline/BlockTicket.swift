@@ -3,4 +3,6 @@ struct BlockTicket: Sendable {
     var firstFrame: Int
     var frameCount: Int
     var results: [ResultSlot<MeasuredFrames>]
+    /// The jobs' `RecordAssembly`, when they have one.
+    var assembly: RecordAssembly?
 }

@@ -5,23 +5,21 @@ final class JobBuffers: Sendable {
     let values: Pool<[Double]>
     let bytes: Pool<[UInt8]>
     let ends: Pool<[Int]>
-    /// The per-channel lists of a batch and of a ticket.
-    let byteLists: Pool<[[UInt8]]>
-    let endLists: Pool<[[Int]]>
     let results: Pool<[ResultSlot<MeasuredFrames>]>
+    let assemblies: Pool<RecordAssembly>
     let slots: Pool<ResultSlot<MeasuredFrames>>
 
     /// - Parameters:
     ///   - jobsInFlight: buffers of each kind the queues can hold at once, all channels.
     ///   - blockCapacity: samples per channel block (`ChannelProcessor.blockCapacity`).
-    init(jobsInFlight: Int, blockCapacity: Int) {
+    ///   - channelCount: the channels of each ticket.
+    init(jobsInFlight: Int, blockCapacity: Int, channelCount: Int) {
         samples = .sampleBlocks(capacity: blockCapacity, limit: jobsInFlight)
         values = .arrays(limit: jobsInFlight)
         bytes = .arrays(limit: jobsInFlight)
         ends = .arrays(limit: jobsInFlight)
-        byteLists = .arrays(limit: jobsInFlight)
-        endLists = .arrays(limit: jobsInFlight)
         results = .arrays(limit: jobsInFlight)
+        assemblies = .recordAssemblies(channelCount: channelCount, limit: jobsInFlight)
         slots = .resultSlots(limit: jobsInFlight)
     }
 }

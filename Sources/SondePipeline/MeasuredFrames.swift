@@ -6,8 +6,12 @@ struct MeasuredFrames: Sendable {
     var values: [Double]
     /// Each frame's `P[k]`, frame after frame, when the graph has a spectrum tap.
     var spectra: [Double] = []
+    /// Records' bytes and where each ends: this channel's, then (`carriesRecords`) the whole
+    /// ticket's in output order, from the channel that finished last (`RecordAssembly`).
     var bytes: [UInt8] = []
     var ends: [Int] = []
+    /// `bytes` hold every channel's records of the ticket, in output order.
+    var carriesRecords = false
     /// A value that is not finite (`FiniteValues`): the exporter throws it, which stops the run.
     var failure: SondeError?
 

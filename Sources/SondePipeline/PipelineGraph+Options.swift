@@ -15,9 +15,9 @@ extension PipelineGraph {
         /// An input that cannot be opened or read ends as `.failed` at the sink, and the run
         /// goes on with the next; otherwise its error ends the run.
         public var keepGoing: Bool
-        /// Records gathered before a trip to the writing thread: 1 for live output (each
-        /// batch as soon as it is complete), more for files, where one trip per short clip
-        /// was most of the exporter's cost.
+        /// Records gathered before a trip to the writing thread (or a megabyte of them,
+        /// `PendingWrite`): 1 for live output (each batch as soon as it is complete), more
+        /// for files, where one trip per short clip was most of the exporter's cost.
         public var recordsPerWrite: Int
 
         /// Samples (all channels) each segment of a long input reads, about: a regular file
@@ -38,7 +38,7 @@ extension PipelineGraph {
 
         public init(
             jobs: Int, ringCapacity: Int = 1 << 18, framesPerJob: Int = 128, readFrames: Int = 65_536,
-            keepGoing: Bool = false, recordsPerWrite: Int = 1024, encoder: (any RecordEncoder)? = nil,
+            keepGoing: Bool = false, recordsPerWrite: Int = 8192, encoder: (any RecordEncoder)? = nil,
             spectrumTap: (any SpectrumTap)? = nil, segmentSamples: Int = 1 << 21
         ) {
             self.segmentSamples = Swift.max(1, segmentSamples)

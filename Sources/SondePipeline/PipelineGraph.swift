@@ -339,6 +339,20 @@ public final class PipelineGraph: Sendable {
             measured.bytes = item.buffers.bytes.take()
             measured.ends = item.buffers.ends.take()
             measured.encode(item, with: encoder)
+            if let assembly = item.assembly {
+                var part = RecordAssembly.Part()
+                swap(&part.bytes, &measured.bytes)
+                swap(&part.ends, &measured.ends)
+                if let records = assembly.deposit(
+                    part, channel: item.channel, frameCount: item.frameCount, buffers: item.buffers)
+                {
+                    measured.bytes = records.bytes
+                    measured.ends = records.ends
+                    measured.carriesRecords = true
+                }
+            } else {
+                measured.carriesRecords = true
+            }
             times.add(.export, MonotonicClock.now() &- encodeStarted)
         }
         item.result.fulfil(measured)

@@ -319,12 +319,13 @@ final class SourceStage: @unchecked Sendable {
     private func send(frames: Int, first: Int, to work: AsyncBoundedQueue<WorkItem>) async -> Bool {
         var results = buffers.results.take()
         results.reserveCapacity(channels.count)
+        let assembly = channels.count > 1 && encoder != nil ? buffers.assemblies.take() : nil
         for (index, channel) in channels.enumerated() {
             let result = buffers.slots.take()
             results.append(result)
             let item = WorkItem(
                 samples: channel.takeFrames(frames), buffers: buffers, frameCount: frames, hop: hop,
-                configuration: configuration, result: result,
+                configuration: configuration, result: result, assembly: assembly, channel: index,
                 encoder: encoder, fields: recordFields.isEmpty ? nil : recordFields[index], fileName: name,
                 channelName: format.channelNames[index], firstFrame: first, clock: clock
             )
@@ -332,7 +333,8 @@ final class SourceStage: @unchecked Sendable {
         }
         framesCut.add(frames, ordering: .relaxed)
         // Work first, then the ticket: a ticket the exporter holds always has its work queued.
-        return await tickets.send(BlockTicket(firstFrame: first, frameCount: frames, results: results))
+        return await tickets.send(
+            BlockTicket(firstFrame: first, frameCount: frames, results: results, assembly: assembly))
     }
 
     /// Waits for whole interleaved frames and returns up to a block of them: in place in the
@@ -373,12 +375,8 @@ final class SourceStage: @unchecked Sendable {
         let channelCount = perChannel.count
         var values = buffers.values.take()
         values.append(contentsOf: repeatElement(0, count: frameCount * channelCount * columns))
-        var bytes = buffers.byteLists.take()
-        var ends = buffers.endLists.take()
-        if encoder != nil {
-            bytes.reserveCapacity(channelCount)
-            ends.reserveCapacity(channelCount)
-        }
+        // The records in output order, from the channel that finished last (`RecordAssembly`).
+        var encoded: EncodedRecords?
         for channel in 0..<channelCount {
             perChannel[channel].values.withUnsafeBufferPointer { source in
                 for frame in 0..<frameCount {
@@ -392,16 +390,18 @@ final class SourceStage: @unchecked Sendable {
             let measuredValues = measured.values
             measured.values = []
             buffers.values.recycle(consume measuredValues)
-            if encoder != nil {
-                bytes.append(measured.bytes)
-                ends.append(measured.ends)
+            if encoder != nil, measured.carriesRecords {
+                var records = EncodedRecords(bytes: [], ends: [])
+                swap(&records.bytes, &measured.bytes)
+                swap(&records.ends, &measured.ends)
+                encoded = records
             }
         }
         return RecordBatch(
             fileName: name, channelNames: format.channelNames, columnCount: columns, firstFrame: firstFrame,
             frameCount: frameCount, hop: hop, clock: clock,
             values: values,
-            encoded: encoder == nil ? nil : EncodedRecords(bytes: bytes, ends: ends)
+            encoded: encoded
         )
     }
 
@@ -429,13 +429,11 @@ final class SourceStage: @unchecked Sendable {
         buffers.values.recycle(consume values)
         guard var encoded = batch.encoded else { return }
         batch.encoded = nil
-        while let bytes = encoded.bytes.popLast() { buffers.bytes.recycle(bytes) }
-        while let ends = encoded.ends.popLast() { buffers.ends.recycle(ends) }
-        let byteList = encoded.bytes, endList = encoded.ends
+        let bytes = encoded.bytes, ends = encoded.ends
         encoded.bytes = []
         encoded.ends = []
-        buffers.byteLists.recycle(consume byteList)
-        buffers.endLists.recycle(consume endList)
+        buffers.bytes.recycle(consume bytes)
+        buffers.ends.recycle(consume ends)
     }
 
     /// Takes back a ticket's result slots, and their list, once the exporter has read them.

@@ -25,8 +25,8 @@ final class StageBuffers: @unchecked Sendable {
         jobs = JobBuffers(
             jobsInFlight: sizes.jobsInFlight * channelCount,
             blockCapacity: ChannelProcessor.blockCapacity(
-                frameLength: sizes.frameLength, hop: sizes.hop, maximumBlock: cutFrames, framesHeld: sizes.framesPerJob)
-        )
+                frameLength: sizes.frameLength, hop: sizes.hop, maximumBlock: cutFrames, framesHeld: sizes.framesPerJob),
+            channelCount: channelCount)
     }
 
     deinit {

@@ -11,6 +11,11 @@ struct WorkItem: Sendable {
     var hop: Int
     var configuration: FeatureConfiguration
     var result: ResultSlot<MeasuredFrames>
+    /// Where the ticket's channels put their encoded records in output order; nil for one
+    /// channel (its records are in order) and without an encoder.
+    var assembly: RecordAssembly?
+    /// This job's channel, in the input's order.
+    var channel: Int
     /// What the encoder needs besides the values.
     var encoder: (any RecordEncoder)?
     /// The encoder's fixed text for this input and channel.

@@ -187,7 +187,8 @@ final class BatchCollector: Sendable {
     /// under a bound set by the queue and ring sizes, not by the input length.
     @Test func slowExporterAppliesBackpressure() async throws {
         let source = SyntheticSource(frames: 400_000, channels: 1)
-        let options = PipelineGraph.Options(jobs: 2, ringCapacity: 4096, framesPerJob: 4, readFrames: 1024)
+        let options = PipelineGraph.Options(
+            jobs: 2, ringCapacity: 4096, framesPerJob: 4, readFrames: 1024, recordsPerWrite: 1024)
         let graph = PipelineGraph(settings: settings, options: options)
         let maximumLead = Mutex(0)
         _ = try await graph.run(inputs: [PipelineGraph.Input(name: "x", source: source)]) { batch in

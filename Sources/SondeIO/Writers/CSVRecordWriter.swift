@@ -22,7 +22,7 @@ public final class CSVRecordWriter: RecordWriter {
     public func write(_ batch: RecordBatch) throws {
         if output.flushPolicy == .whenFull {
             var appended = false
-            try output.append { appended = batch.appendEncodedRecords(to: &$0) }
+            try output.append(expected: batch.encodedByteCount) { appended = batch.appendEncodedRecords(to: &$0) }
             if appended { return }
         }
         try batch.forEachRecord(encoder: recordEncoder) { record in

@@ -21,7 +21,7 @@ public final class JSONRecordWriter: RecordWriter {
     public func write(_ batch: RecordBatch) throws {
         if style == .lines, output.flushPolicy == .whenFull {
             var appended = false
-            try output.append { appended = batch.appendEncodedRecords(to: &$0) }
+            try output.append(expected: batch.encodedByteCount) { appended = batch.appendEncodedRecords(to: &$0) }
             if appended {
                 recordsWritten += batch.recordCount
                 return
