@@ -1,3 +1,4 @@
+import Foundation
 public import SondeCore
 import SondeDSP
 import Synchronization
@@ -77,15 +78,18 @@ public final class PipelineGraph: Sendable {
     /// - Throws: the first error of any stage (bad input, a failed write); the others stop.
     public func run(_ inputs: Inputs, sink: any PipelineSink) async throws -> Summary {
         let sizes = StageSizes(options: options, frameLength: settings.frameLength, hop: settings.hop)
+        let inputsInFlight = sizes.inputsInFlight(
+            jobs: options.jobs, cores: ProcessInfo.processInfo.activeProcessorCount)
         // Inputs opened ahead of the exporter: enough to keep every lane busy while the
-        // exporter writes one, few enough to bound memory and open files (jobs + 2).
-        let opened = AsyncBoundedQueue<ResultSlot<OpenedStage>>(capacity: options.jobs + 1)
+        // exporter writes one, few enough to bound memory and open files (lanes + 2).
+        let opened = AsyncBoundedQueue<ResultSlot<OpenedStage>>(capacity: inputsInFlight + 1)
         // The stages of a cut input's segments come and go too: their buffers are kept as well.
-        let bufferPool = StageBufferPool(sizes: sizes, limit: options.jobs + 2 + InputSegments.maximumAhead)
+        let bufferPool = StageBufferPool(sizes: sizes, limit: inputsInFlight + 2 + InputSegments.maximumAhead)
         let work = AsyncBoundedQueue<WorkItem>(capacity: sizes.workQueueCapacity(jobs: options.jobs))
         let failure = GraphFailure(opened: opened, work: work)
         let processStarted = ThreadClock.processNanoseconds()
-        let lanes = (0..<options.jobs).map { _ in BlockingThread<Int>(name: "sonde.read", call: SourceStage.idleLane) }
+        let lanes = (0..<inputsInFlight).map { _ in BlockingThread<Int>(name: "sonde.read", call: SourceStage.idleLane)
+        }
         defer {
             for lane in lanes {
                 threadTimes.add(.reader, lane.cpuNanoseconds)
@@ -109,12 +113,15 @@ public final class PipelineGraph: Sendable {
             Task(executorPreference: threads) { piece() }
         }
         defer { lent.close() }
+        let extractors = ExtractorPool(
+            jobs: options.jobs, frameLength: settings.frameLength, keepsSpectra: options.spectrumTap != nil)
         let records = try await withTaskExecutorPreference(threads) {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<options.jobs {
                     group.addTask { [stageTimes, options] in
                         await Self.measure(
-                            work, times: stageTimes, threads: threads, keepsSpectra: options.spectrumTap != nil)
+                            work, times: stageTimes, threads: threads, extractors: extractors,
+                            keepsSpectra: options.spectrumTap != nil)
                         return 0
                     }
                 }
@@ -154,7 +161,7 @@ public final class PipelineGraph: Sendable {
         )
     }
 
-    /// Opens and runs at most `jobs` inputs at once, in order (fill the lanes, then one
+    /// Opens and runs at most one input a lane at once, in order (fill the lanes, then one
     /// per lane that frees), each after its slot has joined the exporter's queue.
     private func runInputs(
         _ inputs: Inputs, lanes: [BlockingThread<Int>], sizes: StageSizes, bufferPool: StageBufferPool,
@@ -270,22 +277,22 @@ public final class PipelineGraph: Sendable {
         }
     }
 
-    /// A worker: measures jobs until the queue ends. Each worker keeps its own extractors
-    /// (they own FFT buffers and are not thread-safe), one per configuration it has met.
-    /// With `keepsSpectra`, each job's result also carries its frames' `P[k]`.
+    /// A worker: measures jobs until the queue ends, each in a slot of `extractors` taken
+    /// before the job (extractors own FFT buffers and are not thread-safe). With
+    /// `keepsSpectra`, each job's result also carries its frames' `P[k]`.
     private static func measure(
-        _ work: AsyncBoundedQueue<WorkItem>, times: StageTimes, threads: WorkerThreads, keepsSpectra: Bool
+        _ work: AsyncBoundedQueue<WorkItem>, times: StageTimes, threads: WorkerThreads, extractors: ExtractorPool,
+        keepsSpectra: Bool
     ) async {
-        var extractors: [FeatureConfiguration: FeatureExtractor] = [:]
-        while let item = await work.next() {
-            let extractor: FeatureExtractor
-            if let existing = extractors[item.configuration] {
-                extractor = existing
-            } else {
-                extractor = FeatureExtractor(configuration: item.configuration, keepsSpectrum: keepsSpectra)
-                extractors[item.configuration] = extractor
+        while true {
+            let slot = await extractors.acquire()
+            guard let item = await work.next() else {
+                extractors.release(slot)
+                break
             }
+            let extractor = slot.extractor(for: item.configuration)
             measure(consume item, with: extractor, times: times, keepsSpectra: keepsSpectra)
+            extractors.release(slot)
             // Let the framer and exporter in between jobs: a worker that always finds
             // work would otherwise keep its thread and starve the stages that feed it.
             await threads.yieldToQueuedJobs()

@@ -43,7 +43,7 @@ public final class FeatureExtractor {
         self.configuration = configuration
         length = configuration.frameLength
         binCount = length / 2 + 1
-        window = HannWindow(length: length)
+        window = HannWindow.shared(length: length)
         plan = FFTPlanCache.shared.forwardPlan(length: length)
         fftInput = FFTWBuffer(count: length)
         fftOutput = FFTWBuffer(count: 2 * binCount)
@@ -87,6 +87,12 @@ public final class FeatureExtractor {
         dependsOnPreviousFrame = families.contains { type(of: $0.family).dependsOnPreviousFrame }
         // Every family and band reads the spectrum, and so does a spectrum tap.
         needsSpectrum = keepsSpectrum || !families.isEmpty || !configuration.bands.isEmpty || inputs.contains(.spectrum)
+    }
+
+    /// Bytes an extractor for `frameLength`-sample windows holds, about: the FFT's input and
+    /// output and three spectra (the window is shared); a family's scratch is not counted.
+    public static func estimatedBytes(frameLength: Int) -> Int {
+        MemoryLayout<Double>.stride * (frameLength + 5 * (frameLength / 2 + 1))
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The periodic Hann window of FEATURES.md section 5, with the two sums the features need.
 struct HannWindow {
@@ -7,6 +8,17 @@ struct HannWindow {
     let sum: Double
     /// Σw², for the PSD scaling.
     let sumOfSquares: Double
+
+    /// The window for `length`, computed once per process: every extractor of a run held a
+    /// copy (512 KB each at N = 65536, 32 MB at 64 jobs).
+    static func shared(length: Int) -> HannWindow {
+        if let known = computed.withLock({ $0[length] }) { return known }
+        let window = HannWindow(length: length)
+        computed.withLock { $0[length] = window }
+        return window
+    }
+
+    private static let computed = Mutex<[Int: HannWindow]>([:])
 
     /// - Parameter length: N, the frame length (> 0).
     init(length: Int) {
