@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from typing import Callable, Optional
 
 import numpy as np
@@ -14,8 +13,9 @@ import pyarrow.parquet as pq
 RECORD_COLUMNS = ("file", "time", "channel", "frame", "start")
 
 
-def read_records(data: bytes) -> pa.Table:
-    return pq.read_table(io.BytesIO(data))
+def read_records(data) -> pa.Table:
+    """Parquet bytes or a memory map of them, read without a copy."""
+    return pq.read_table(pa.BufferReader(pa.py_buffer(data)))
 
 
 def to_frame(

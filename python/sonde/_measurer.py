@@ -133,7 +133,7 @@ class Measurer:
 
     def _run(self, inputs, arguments, rate, file_name, stdin_chunks=None):
         command = ["process", *inputs, *self.options(), *arguments, "--format", "parquet", "--compression", "none", "--quiet", "-o", "-"]
-        table = _frames.read_records(_binary.run(self.binary, command, stdin_chunks))
+        table = _frames.read_records(_binary.run(self.binary, command, stdin_chunks, to_file=True))
 
         def rate_of(name):
             # An input too short for two windows: its rate from the spectrum's bin spacing.
