@@ -99,7 +99,10 @@ def run(
         name = signal.Signals(-process.returncode).name
         raise SondeError(f"sonde was killed by {name}", process.returncode, stderr)
     if process.returncode != 0:
-        raise SondeError(error_line(stderr), process.returncode, stderr)
+        message = error_line(stderr)
+        if output_file is not None and "standard output" in message:
+            message += f" (the temporary file for sonde's output, in {tempfile.gettempdir()}; set TMPDIR to a folder with room)"
+        raise SondeError(message, process.returncode, stderr)
     if output_file is not None:
         with output_file:
             size = os.fstat(output_file.fileno()).st_size
