@@ -100,7 +100,8 @@ extension PipelineGraph {
     }
 
     /// Hands over one stage's batches as its tickets come, trips to the writing thread
-    /// every `recordsPerWrite` records or `PendingWrite.bytesPerWrite` bytes; nil when the stage was cancelled (the run is ending).
+    /// every `recordsPerWrite` records or `PendingWrite.bytesPerWrite` bytes; nil when the
+    /// stage was cancelled (the run is ending).
     private func exportTickets(
         of stage: SourceStage, perChannel: inout [MeasuredFrames], handOver: ExportHandOver,
         writes: BlockingThread<Void>, pending: inout PendingWrite

@@ -88,7 +88,8 @@ public final class PipelineGraph: Sendable {
         let work = AsyncBoundedQueue<WorkItem>(capacity: sizes.workQueueCapacity(jobs: options.jobs))
         let failure = GraphFailure(opened: opened, work: work)
         let processStarted = ThreadClock.processNanoseconds()
-        let lanes = (0..<inputsInFlight).map { _ in BlockingThread<Int>(name: "sonde.read", call: SourceStage.idleLane)
+        let lanes = (0..<inputsInFlight).map { _ in
+            BlockingThread<Int>(name: "sonde.read", call: SourceStage.idleLane)
         }
         defer {
             for lane in lanes {
