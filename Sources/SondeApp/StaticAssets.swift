@@ -228,14 +228,26 @@ enum StaticAssets {
               var rest = whole % 60;
               return minutes + ":" + (rest < 10 ? "0" : "") + rest;
             };
+            // Saving or discarding ends the capture: trends asked for after that would
+            // answer 404, so the images stop loading (an aborted load logs nothing).
+            var leaving = false;
+            document.querySelectorAll("form").forEach(function (form) {
+              form.addEventListener("submit", function () {
+                leaving = true;
+                document.querySelectorAll("img[data-trend]").forEach(function (image) {
+                  image.removeAttribute("src");
+                });
+              });
+            });
             var poll = function () {
+              if (leaving) { return; }
               fetch(url, { headers: { "Accept": "application/json" }, credentials: "same-origin" })
                 .then(function (response) {
                   if (response.status !== 200) { window.location.assign("/"); return null; }
                   return response.json();
                 })
                 .then(function (values) {
-                  if (!values) { return; }
+                  if (!values || leaving) { return; }
                   if (values.navigate) { window.location.assign(values.navigate); return; }
                   elapsed.textContent = clock(values.elapsed);
                   frames.textContent = String(values.frames);
