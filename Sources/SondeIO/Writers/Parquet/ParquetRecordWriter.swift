@@ -20,7 +20,6 @@ public final class ParquetRecordWriter: RecordWriter {
     private let layout: RecordLayout
     private let options: ParquetWriterOptions
     private let output: OutputFile
-    private let compressor: ParquetPageCompressor
     /// Bytes written so far: the next page's file offset.
     private var offset: Int64
     /// The footer's row groups so far, serialized (on disk past 1 MiB).
@@ -32,7 +31,8 @@ public final class ParquetRecordWriter: RecordWriter {
     /// The run's workers while it lasts (`lend`): a row group's column chunks are then
     /// encoded and compressed side by side, each with a compressor of its own lane.
     private var work: ParallelWork?
-    private var laneCompressors: [ParquetPageCompressor] = []
+    /// A compressor per lane; one while no workers are lent.
+    private var compressors: [ParquetPageCompressor]
     /// Column chunks encoded at once at most: each holds its compressed bytes until written,
     /// and each lane a compression context.
     private static let maximumLanes = 8
@@ -49,7 +49,7 @@ public final class ParquetRecordWriter: RecordWriter {
         self.layout = layout
         self.options = options
         self.output = output
-        compressor = try ParquetPageCompressor(options.compression)
+        compressors = [try ParquetPageCompressor(options.compression)]
         group = RowGroupBuffer(valueColumns: layout.valueColumns.count, capacity: options.rowGroupRows)
         try output.write(Parquet.magic)
         offset = Int64(Parquet.magic.count)
@@ -169,7 +169,7 @@ public final class ParquetRecordWriter: RecordWriter {
         chunks.append((.integers(group.frames), "frame"))
         chunks.append((.integers(group.starts), "start"))
         for (index, name) in layout.valueColumns.enumerated() { chunks.append((.doubles(group.values[index]), name)) }
-        let columns = try work.map { try writeSideBySide(chunks, on: $0) } ?? writeInTurn(chunks)
+        let columns = try writeChunks(chunks)
         try rowGroups.append(
             Parquet.RowGroup(
                 columns: columns, numRows: Int64(group.rows), fileOffset: groupOffset,
@@ -180,42 +180,28 @@ public final class ParquetRecordWriter: RecordWriter {
         group.removeAll()
     }
 
-    /// Encodes and writes each column chunk in turn, at its file offset.
-    private func writeInTurn(
+    /// Encodes the column chunks a few at a time, side by side on the run's workers while
+    /// it lends them (else one after the other), each as if it began the file, then writes
+    /// them in order with their offsets moved to where they land: a chunk's bytes do not
+    /// depend on where it lies, nor zstd's output on its context's history, so the file is
+    /// the same for any number of lanes, with the encoding off the writing thread.
+    private func writeChunks(
         _ chunks: [(values: ParquetColumnChunk.Values, name: String)]
-    ) throws
-        -> [Parquet.ColumnMetaData]
-    {
-        var columns: [Parquet.ColumnMetaData] = []
-        var bytes: [UInt8] = []
-        for chunk in chunks {
-            bytes.removeAll(keepingCapacity: true)
-            columns.append(
-                try ParquetColumnChunk.write(
-                    chunk.values, name: chunk.name, offset: offset, compressor: compressor, into: &bytes))
-            try output.write(bytes)
-            offset += Int64(bytes.count)
-        }
-        return columns
-    }
-
-    /// Encodes the column chunks a few at a time on the run's workers, each as if it began
-    /// the file, then writes them in order with their offsets moved to where they land: the
-    /// same bytes as `writeInTurn` (a chunk's bytes do not depend on where it lies, and
-    /// zstd's output on its context's history), with the encoding off the writing thread.
-    private func writeSideBySide(
-        _ chunks: [(values: ParquetColumnChunk.Values, name: String)], on work: ParallelWork
     ) throws -> [Parquet.ColumnMetaData] {
-        let lanes = Swift.min(work.lanes, Self.maximumLanes, chunks.count)
-        while laneCompressors.count < lanes {
-            laneCompressors.append(try ParquetPageCompressor(options.compression))
+        let lanes = Swift.max(1, Swift.min(work?.lanes ?? 1, Self.maximumLanes, chunks.count))
+        while compressors.count < lanes {
+            compressors.append(try ParquetPageCompressor(options.compression))
         }
         var columns: [Parquet.ColumnMetaData] = []
         for waveStart in stride(from: 0, to: chunks.count, by: lanes) {
             let wave = ChunkWave(
                 chunks: Array(chunks[waveStart..<Swift.min(waveStart + lanes, chunks.count)]),
-                compressors: laneCompressors)
-            work.run(wave.chunks.count) { lane in wave.encode(lane) }
+                compressors: compressors)
+            if let work {
+                work.run(wave.chunks.count) { lane in wave.encode(lane) }
+            } else {
+                for lane in wave.chunks.indices { wave.encode(lane) }
+            }
             for lane in wave.chunks.indices {
                 guard case .success(var (column, bytes)) = wave.results[lane] else {
                     if case .failure(let error) = wave.results[lane] { throw error }
