@@ -21,7 +21,8 @@ struct ProcessCommand: AsyncParsableCommand {
             files with those extensions, not .txt; names starting with . skipped), or a quoted \
             pattern ('data/*.wav'). Several inputs give one output with a leading `file` column \
             (the path relative to the folder argument), in argument order; up to --jobs of them \
-            are worked on at once, and only those are open. With --jobs 2 or more and no \
+            are worked on at once (with many more jobs than cores, at least two a core and as \
+            many as fit 64 MiB), and only those are open. With --jobs 2 or more and no \
             --filter, one long raw, WAV, AIFF or FLAC file is read in segments side by side too; \
             the output is the same bytes.
 
