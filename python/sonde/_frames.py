@@ -12,10 +12,14 @@ import pyarrow.parquet as pq
 # Columns sonde writes besides the values: they become the index or are dropped.
 RECORD_COLUMNS = ("file", "time", "channel", "frame", "start")
 
+# Read as their Parquet dictionaries: codes without a Python string per row (a third of
+# the conversion over 2,000 clips went to building and hashing those strings).
+LABEL_COLUMNS = ("file", "channel")
+
 
 def read_records(data) -> pa.Table:
     """Parquet bytes or a memory map of them, read without a copy."""
-    return pq.read_table(pa.BufferReader(pa.py_buffer(data)))
+    return pq.read_table(pa.BufferReader(pa.py_buffer(data)), read_dictionary=LABEL_COLUMNS)
 
 
 def to_frame(
@@ -33,37 +37,77 @@ def to_frame(
       - rate_of: asks sonde for a file's rate, for an input too short to give two windows.
       - file_name: a `file` value to add when sonde wrote none (a single input).
     """
-    # One block per column: the value columns are handed over without a copy.
-    frame = table.to_pandas(split_blocks=True)
-    if file_name is not None and "file" not in frame.columns:
-        frame.insert(0, "file", file_name)
-    keys = ["file"] if "file" in frame.columns else []
-    starts = frame["start"].to_numpy(dtype=float)
+    if backend not in ("pandas", "polars"):
+        raise ValueError(f"backend {backend!r}: expected 'pandas' or 'polars'")
+    rows = table.num_rows
+    table = table.unify_dictionaries()
+    labels = {}
+    for name in LABEL_COLUMNS:
+        if name in table.column_names:
+            labels[name] = _codes(table.column(name))
+    if "file" not in labels and file_name is not None:
+        labels["file"] = (np.zeros(rows, dtype=np.int32), [file_name] if rows else [])
+    starts = table.column("start").to_numpy()
     if rate is not None:
-        rates = np.full(len(frame), float(rate))
+        rates = np.full(rows, float(rate))
     else:
-        # Each input's rate from its own records, for all inputs at once: samples between
-        # its first and last window starts over the seconds between them (a loop over the
-        # inputs' groups was most of process_folder's time over 2,000 clips).
-        groups = frame.groupby(keys, sort=False) if keys else frame.groupby(np.zeros(len(frame)), sort=False)
-        span = groups["start"].transform("max") - groups["start"].transform("min")
-        seconds_span = groups["time"].transform("max") - groups["time"].transform("min")
-        rates = (span / seconds_span.where(span > 0)).to_numpy(dtype=float, copy=True)
-        missing = np.isnan(rates)
-        if missing.any():
-            # Inputs too short for two windows: their rate from sonde, one question each.
-            names = frame.loc[missing, "file"] if keys else pd.Series([None] * int(missing.sum()))
-            asked = {name: rate_of(name) for name in pd.unique(names)}
-            rates[missing] = [asked[name] for name in names]
-    frame["start"] = pd.to_timedelta(starts / rates, unit="s")
-    frame["end"] = frame["start"] + pd.to_timedelta(window / rates, unit="s")
+        rates = _rates(starts, table.column("time").to_numpy(), labels.get("file"), rate_of)
+    start = pd.to_timedelta(starts / rates, unit="s")
+    end = start + pd.to_timedelta(window / rates, unit="s")
+
     values = [name for name in table.column_names if name not in RECORD_COLUMNS]
-    index = keys + ["channel", "start", "end"]
-    frame = frame[index + values]
+    # One block per column: the value columns are handed over without a copy.
+    frame = table.select(values).to_pandas(split_blocks=True)
+    keys = [name for name in ("file", "channel") if name in labels]
     if backend == "polars":
         import polars as pl
 
-        return pl.from_pandas(frame)
-    if backend != "pandas":
-        raise ValueError(f"backend {backend!r}: expected 'pandas' or 'polars'")
-    return frame.set_index(index)
+        columns = {name: np.asarray(labels[name][1], dtype=object)[labels[name][0]] for name in keys}
+        columns["start"], columns["end"] = start, end
+        return pl.from_pandas(pd.concat([pd.DataFrame(columns), frame], axis=1))
+    levels, codes = [], []
+    for name in keys:
+        level_codes, names = labels[name]
+        # Levels sorted, as MultiIndex.from_arrays makes them.
+        order = np.argsort(np.asarray(names, dtype=object), kind="stable")
+        remap = np.empty(len(names), dtype=np.int64)
+        remap[order] = np.arange(len(names))
+        levels.append(pd.Index(np.asarray(names, dtype=object)[order], dtype=str))
+        codes.append(remap[level_codes])
+    for times in (start, end):
+        level_codes, uniques = times.factorize(sort=True)
+        levels.append(uniques)
+        codes.append(level_codes)
+    frame.index = pd.MultiIndex(levels=levels, codes=codes, names=keys + ["start", "end"], verify_integrity=False)
+    return frame
+
+
+def _codes(column: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
+    """A dictionary column's codes per row and its values (one dictionary after
+    `unify_dictionaries`); a plain string column is encoded first."""
+    if not pa.types.is_dictionary(column.type):
+        column = column.dictionary_encode()
+    if column.num_chunks == 0:
+        return np.zeros(0, dtype=np.int32), []
+    codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks])
+    return codes, column.chunk(0).dictionary.to_pylist()
+
+
+def _rates(starts, times, files, rate_of) -> np.ndarray:
+    """Each input's rate from its own records, for all inputs at once: samples between its
+    first and last window starts over the seconds between them. Inputs too short for two
+    windows get theirs from sonde (`rate_of`), one question each."""
+    codes, names = files if files is not None else (np.zeros(len(starts), dtype=np.int32), [None])
+    count = len(names)
+    first, last = np.full(count, np.iinfo(np.int64).max), np.full(count, np.iinfo(np.int64).min)
+    earliest, latest = np.full(count, np.inf), np.full(count, -np.inf)
+    np.minimum.at(first, codes, starts)
+    np.maximum.at(last, codes, starts)
+    np.minimum.at(earliest, codes, times)
+    np.maximum.at(latest, codes, times)
+    span = (last - first).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_input = np.where(span > 0, span / (latest - earliest), np.nan)
+    for index in np.flatnonzero(np.isnan(per_input) & (np.bincount(codes, minlength=count) > 0)):
+        per_input[index] = rate_of(names[index])
+    return per_input[codes]

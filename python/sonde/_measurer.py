@@ -105,7 +105,7 @@ class Measurer:
 
     def process_folder(self, folder: Union[str, os.PathLike], num_workers: Optional[int] = None):
         """Every sample file under `folder`, recursively, in sonde's order (bytes of the names)."""
-        return self._run([os.fspath(folder)], self._jobs(num_workers), None, None)
+        return self._run([os.fspath(folder)], self._jobs(num_workers), None, None, folder=os.fspath(folder))
 
     def process_signal(self, signal, sampling_rate: float, num_workers: Optional[int] = None):
         """A numpy array of shape (n,) or (n, channels), streamed through standard input.
@@ -131,13 +131,17 @@ class Measurer:
 
     # -- the run
 
-    def _run(self, inputs, arguments, rate, file_name, stdin_chunks=None):
+    def _run(self, inputs, arguments, rate, file_name, stdin_chunks=None, folder=None):
+        """- Parameter folder: the folder the records' `file` names are relative to."""
         command = ["process", *inputs, *self.options(), *arguments, "--format", "parquet", "--compression", "none", "--quiet", "-o", "-"]
         table = _frames.read_records(_binary.run(self.binary, command, stdin_chunks, to_file=True))
 
         def rate_of(name):
             # An input too short for two windows: its rate from the spectrum's bin spacing.
-            target = name if name is not None else inputs[0]
+            if name is None:
+                target = inputs[0]
+            else:
+                target = os.path.join(folder, name) if folder is not None else name
             return file_rate(self.binary, target, self.window, arguments)
 
         return _frames.to_frame(table, self.window, rate, rate_of, file_name, self.backend)

@@ -113,6 +113,22 @@ def test_process_signal_equals_process_file_of_the_same_samples(tmp_path, channe
     pd.testing.assert_frame_equal(from_signal, from_file, check_exact=True)
 
 
+def test_a_folders_input_of_one_window_gets_its_rate_from_sonde(tmp_path):
+    # The records name it relative to the folder; sonde is asked about the file itself.
+    os.makedirs(tmp_path / "sub")
+    write_wav(str(tmp_path / "sub" / "short.wav"), np.random.default_rng(2).standard_normal(1100), 8000)
+    write_wav(str(tmp_path / "long.wav"), np.random.default_rng(3).standard_normal(9000), 16000)
+    frame = sonde.Measurer(features=["rms"], window=1024, hop=512).process_folder(tmp_path)
+    short = frame.xs("sub/short.wav", level="file")
+    assert len(short) == 1
+    assert abs(short.index.get_level_values("end")[0].value - 1024 / 8000 * 1e9) <= 1
+    long = frame.xs("long.wav", level="file")
+    starts, ends = long.index.get_level_values("start"), long.index.get_level_values("end")
+    for k in range(len(long)):
+        assert abs(starts[k].value - k * 512 / 16000 * 1e9) <= 1
+        assert abs(ends[k].value - (k * 512 + 1024) / 16000 * 1e9) <= 1
+
+
 def test_process_signal_float32_streams_as_f32():
     samples = np.random.default_rng(3).standard_normal(20000).astype(np.float32)
     frame = sonde.Measurer(features=["rms"], window=1024).process_signal(samples, sampling_rate=1000)
