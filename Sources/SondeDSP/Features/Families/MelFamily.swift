@@ -46,9 +46,17 @@ final class MelFamily: FeatureFamily {
     private let filterBins: [Range<Int>]
     private let weightStarts: [Int]
     private let weights: [Double]
-    /// The orthonormal DCT-II rows 0..<C over M levels, row-major.
+    /// The orthonormal DCT-II rows 0..<C over M levels, stored a level at a time: level n's
+    /// C coefficients side by side, padded with zeros to `paddedCount`. Why: sixteen sums
+    /// then grow side by side in registers, each in the order a row-by-row dot product adds
+    /// (the same bits); one sum at a time was a chain of M dependent adds per coefficient,
+    /// half of this family's time with --mel 40 --mfcc 13 (perf).
     private let dct: [Double]
+    /// C rounded up to whole blocks of sixteen.
+    private let paddedCount: Int
     private let levels: UnsafeMutableBufferPointer<Double>
+    /// A frame's C coefficients and their padding.
+    private let coefficients: UnsafeMutableBufferPointer<Double>
 
     init(configuration: FeatureConfiguration) {
         let options = configuration.families
@@ -71,17 +79,25 @@ final class MelFamily: FeatureFamily {
         weightStarts = starts
         self.weights = weights
         let c = coefficientCount
-        dct = (0..<(c * m)).map { index in
-            let k = index / m, n = index % m
+        let padded = (c + 15) / 16 * 16
+        paddedCount = padded
+        dct = (0..<(padded * m)).map { index in
+            let n = index / padded, k = index % padded
+            guard k < c else { return 0 }
             let scale = k == 0 ? (1 / Double(m)).squareRoot() : (2 / Double(m)).squareRoot()
             return scale * cos(Double.pi * Double(k) * Double(2 * n + 1) / Double(2 * m))
         }
+        coefficients = .allocate(capacity: padded)
+        coefficients.initialize(repeating: 0)
         // Room for whole blocks of four: the padding stays 1 (0 dB), never written out.
         levels = .allocate(capacity: (m + 3) / 4 * 4)
         levels.initialize(repeating: 1)
     }
 
-    deinit { levels.deallocate() }
+    deinit {
+        levels.deallocate()
+        coefficients.deallocate()
+    }
 
     func measure(_ frame: FrameSpectrum, into values: UnsafeMutableBufferPointer<Double>) {
         let s2 = frame.squaredMagnitude
@@ -116,14 +132,28 @@ final class MelFamily: FeatureFamily {
             for j in 0..<melCount { values[j] = levels[j] }
             column = melCount
         }
+        guard coefficientCount > 0, let sums = coefficients.baseAddress else { return }
         dct.withUnsafeBufferPointer { d in
-            for k in 0..<coefficientCount {
-                var sum = 0.0
-                let row = k * melCount
-                for j in 0..<melCount { sum += d[row + j] * levels[j] }
-                values[column + k] = sum
+            guard let d = d.baseAddress else { return }
+            for block in stride(from: 0, to: paddedCount, by: 16) {
+                var s0 = FrameKernels.Lanes(repeating: 0), s1 = s0, s2 = s0, s3 = s0
+                var row = d + block
+                for j in 0..<melCount {
+                    // A multiply, then an add: no fused rounding, as the scalar sum had.
+                    let level = FrameKernels.Lanes(repeating: start[j])
+                    s0 += FrameKernels.load(row, 0) * level
+                    s1 += FrameKernels.load(row, 4) * level
+                    s2 += FrameKernels.load(row, 8) * level
+                    s3 += FrameKernels.load(row, 12) * level
+                    row += paddedCount
+                }
+                FrameKernels.store(s0, sums, block)
+                FrameKernels.store(s1, sums, block + 4)
+                FrameKernels.store(s2, sums, block + 8)
+                FrameKernels.store(s3, sums, block + 12)
             }
         }
+        for k in 0..<coefficientCount { values[column + k] = sums[k] }
     }
 
     /// librosa.filters.mel(sr, n_fft, n_mels, fmin=0, fmax=sr/2, htk=False, norm='slaney'),
