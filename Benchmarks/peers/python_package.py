@@ -11,13 +11,14 @@ Each round, in turn:
   H = 512, not centred, as sonde frames them), clips read with soundfile.
 
 Prints each round's seconds and the two ratios the issue asks for: package / CLI (target
-at most 1.2) and librosa / package (target at least 10).
+at most 1.2) and librosa / package (target at least 10), then each column's median.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -69,6 +70,7 @@ def main() -> int:
     paths = walk(args.folder)
     print(f"{len(paths)} clips; columns: {', '.join(FEATURES)}, mel 1..{MEL}, mfcc 1..{MFCC}; jobs {args.jobs}")
     print("round  cli_s  package_s  librosa_s  package/cli  librosa/package")
+    rounds: list[tuple[float, float, float, float, float]] = []
     for round_number in range(1, args.rounds + 1):
         began = time.perf_counter()
         subprocess.run(command, check=True)
@@ -83,6 +85,11 @@ def main() -> int:
         peer = time.perf_counter() - began
         assert librosa_frames == len(frame), f"librosa measured {librosa_frames} frames, sonde {len(frame)}"
         print(f"{round_number:5d}  {cli:5.2f}  {package:9.2f}  {peer:9.2f}  {package / cli:11.2f}  {peer / package:15.1f}")
+        rounds.append((cli, package, peer, package / cli, peer / package))
+    # Each column's median over the rounds: a round's 0.4 s runs move with the machine's
+    # load by a fifth either way, librosa's 5 s one averages over it.
+    cli, package, peer, over_cli, over_package = (statistics.median(column) for column in zip(*rounds))
+    print(f"median {cli:5.2f}  {package:9.2f}  {peer:9.2f}  {over_cli:11.2f}  {over_package:15.1f}")
     return 0
 
 
