@@ -23,12 +23,31 @@ import Testing
     }
 
     @Test(arguments: ["a.raw", "a.bin", "noextension", "dir.d/file", "a.dat"])
-    func unknownNamesNeedSampleType(_ path: String) {
+    func unknownNamesNeedSampleType(_ name: String) throws {
+        let directory = try ReaderTest.makeDirectory()
+        defer { ReaderTest.remove(directory) }
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("dir.d"), withIntermediateDirectories: true)
+        let path = try ReaderTest.makeFile([0, 0, 0, 0], named: name, in: directory)
         let error = ReaderTest.error { _ = try SampleSources.kind(of: path, options: SampleSourceOptions()) }
         #expect(
             error?.description
                 == "\(path): cannot tell how its samples are encoded from the name; "
                 + "pass --sample-type f32le|f64le|i16le|i32le"
+        )
+    }
+
+    /// A mistyped folder or file without an extension is missing, not of an unknown kind.
+    @Test(arguments: ["recordngs", "recordngs/", "a.raw"])
+    func missingUnknownNamesSaySo(_ name: String) throws {
+        let directory = try ReaderTest.makeDirectory()
+        defer { ReaderTest.remove(directory) }
+        let path = directory.path + "/" + name
+        let error = ReaderTest.error { _ = try SampleSources.open(path: path, options: SampleSourceOptions()) }
+        #expect(error?.code == .io)
+        #expect(
+            error?.description
+                == "\(path): no such file; expected a sample file (CSV, WAV, FLAC, AIFF, Ogg, Opus, MP3 or raw samples)"
         )
     }
 

@@ -118,6 +118,9 @@ class Measurer:
             array = array[:, np.newaxis]
         if array.ndim != 2 or array.shape[1] == 0:
             raise ValueError(f"signal of shape {np.shape(signal)}: expected (n,) or (n, channels)")
+        if np.iscomplexobj(array):
+            # numpy would drop the imaginary parts with only a warning.
+            raise ValueError(f"signal of {array.dtype}: expected real samples (take np.real or np.abs first)")
         sample_type = "f32le" if array.dtype == np.float32 else "f64le"
         dtype = np.dtype("<f4") if sample_type == "f32le" else np.dtype("<f8")
 

@@ -129,6 +129,11 @@ def test_a_folders_input_of_one_window_gets_its_rate_from_sonde(tmp_path):
         assert abs(ends[k].value - (k * 512 + 1024) / 16000 * 1e9) <= 1
 
 
+def test_process_signal_refuses_complex_samples():
+    with pytest.raises(ValueError, match="expected real samples"):
+        sonde.Measurer(features=["rms"]).process_signal(np.zeros(5000, dtype=complex), sampling_rate=1000)
+
+
 def test_process_signal_float32_streams_as_f32():
     samples = np.random.default_rng(3).standard_normal(20000).astype(np.float32)
     frame = sonde.Measurer(features=["rms"], window=1024).process_signal(samples, sampling_rate=1000)

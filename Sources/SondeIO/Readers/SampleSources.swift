@@ -71,6 +71,8 @@ public enum SampleSources {
             throw SondeError(
                 .unsupported, "\(path): tab-separated text is not supported; expected comma-separated values (.csv)")
         }
+        // A path that cannot be opened says why (a mistyped folder is missing, not unnamed).
+        try OpenedInput.open(path: path).closeIfOwned()
         let types = SampleFormat.allCases.map(\.rawValue).joined(separator: "|")
         throw SondeError(
             .invalidArgument,
