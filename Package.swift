@@ -228,6 +228,7 @@ let package = Package(
             name: "SondeCaptureTests",
             dependencies: [
                 "SondeCapture", "SondeStore", "SondeMeasurements", "SondeAccounts", "SondePipeline", "SondeCore",
+                "_SondeTestSupport",
             ]
         ),
         .testTarget(name: "SondePlotsTests", dependencies: ["SondePlots", "_SondeTestSupport"]),

@@ -34,6 +34,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -99,6 +100,9 @@ class App:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
+            self.process.wait()
+        # The home goes with the server: a run leaves nothing in the temporary directory.
+        shutil.rmtree(self.home, ignore_errors=True)
 
     def cli(self, *arguments, stdin=None):
         """Runs the same binary's command line on the same home."""
@@ -545,6 +549,7 @@ def whole_flow(app, check):
     finally:
         alice_browser.quit()
         bob_browser.quit()
+        shutil.rmtree(downloads, ignore_errors=True)
 
 
 def paging(app, check):

@@ -2,12 +2,11 @@ import Foundation
 import SondeAccounts
 import SondeCore
 import Testing
+import _SondeTestSupport
 
 @Suite struct LocalFilesTests {
     private func temporaryDirectory() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-accounts-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
+        try TestScratch.folder("sonde-accounts").path
     }
 
     private func mode(_ path: String) throws -> Int {

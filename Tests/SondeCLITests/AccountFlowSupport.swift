@@ -13,7 +13,7 @@ struct AccountUser {
 
     init(productionHashing: Bool = false) throws {
         // `.../sonde`, so that a second user can reach the same data through XDG_DATA_HOME.
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-home-\(UUID().uuidString)/sonde")
+        home = try TestScratch.folder("sonde-home").appendingPathComponent("sonde")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         // SONDE_DATABASE_URL emptied: a developer's own setting must not reach the tests.
         environment = [

@@ -7,6 +7,7 @@ import SondePipeline
 import SondeStore
 import Synchronization
 import Testing
+import _SondeTestSupport
 
 /// A paired simulated device, a SQLite database with two users, and the measurement
 /// service over it, in a temporary directory.
@@ -19,8 +20,7 @@ struct CaptureHarness {
     static let seed: UInt64 = 4
 
     init() async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-capture-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TestScratch.folder("sonde-capture")
         var connection = FileDeviceConnection(directory: directory)
         connection.handshakeMilliseconds = 1...2
         instrument = Instrument(connection: connection)

@@ -7,6 +7,7 @@ import SondePostgres
 import SondeStore
 import SondeStoreFormat
 import Testing
+import _SondeTestSupport
 
 /// The engines the store tests run on: SQLite always; PostgreSQL too when
 /// `SONDE_TEST_DATABASE_URL` names a server (`make test` starts one, so there it always does).
@@ -45,9 +46,7 @@ struct StoreHarness: Sendable {
 
     init(_ engine: StoreEngine = .sqlite) async throws {
         self.engine = engine
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-store-\(UUID().uuidString)")
-        directory = url.path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try TestScratch.folder("sonde-store").path
         switch engine {
         case .sqlite:
             let database = try SQLiteDatabase(path: directory + "/sonde.sqlite")

@@ -75,6 +75,7 @@ import Testing
     @Test func thePasswordComesFromTheURLThenPGPASSWORDThenThePasswordFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-pgpass-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let passFile = directory + "/pgpass"
         try """
         # host:port:database:user:password
