@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import time
 
 from selenium import webdriver
@@ -49,7 +50,11 @@ class Browser:
             options.add_argument(argument)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver_path = _find("chromedriver")
-        service = Service(executable_path=driver_path) if driver_path else Service()
+        # Chromium's own temporary files (its singleton socket's folder) go in a folder
+        # removed at quit(): left in /tmp, they piled up at sixteen a test run.
+        self._scratch = tempfile.mkdtemp(prefix="sonde-chromium-")
+        environment = dict(os.environ, TMPDIR=self._scratch)
+        service = Service(executable_path=driver_path, env=environment) if driver_path else Service(env=environment)
         self.driver = webdriver.Chrome(service=service, options=options)
         self._errors: list[str] = []
 
@@ -60,7 +65,10 @@ class Browser:
         self.quit()
 
     def quit(self) -> None:
-        self.driver.quit()
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self._scratch, ignore_errors=True)
 
     def open(self, url: str) -> None:
         """Loads `url` and waits for the document to be complete."""

@@ -8,6 +8,7 @@ stream held back by the client would fall behind and its device would drop sampl
 usage: check_stalled_client.py path/to/sonde
 """
 
+import os
 import re
 import socket
 import sys
@@ -36,6 +37,13 @@ def main():
     check = Checks()
 
     profile = write_profile(RATE, CHANNELS)
+    try:
+        run(binary, profile, check)
+    finally:
+        os.unlink(profile)
+
+
+def run(binary, profile, check):
     arguments = ["--profile", profile, "--seed", "1", "--duration", f"{SECONDS}s", "--window", str(WINDOW), "--hop", str(HOP), "--stats"]
     stalled = []
     with LiveStream(binary, arguments) as stream:
