@@ -54,7 +54,8 @@ class Browser:
         # removed at quit(): left in /tmp, they piled up at sixteen a test run.
         self._scratch = tempfile.mkdtemp(prefix="sonde-chromium-")
         environment = dict(os.environ, TMPDIR=self._scratch)
-        service = Service(executable_path=driver_path, env=environment) if driver_path else Service(env=environment)
+        # No chromedriver found: None lets Selenium find one itself.
+        service = Service(executable_path=driver_path, env=environment)
         self.driver = webdriver.Chrome(service=service, options=options)
         self._errors: list[str] = []
 

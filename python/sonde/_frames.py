@@ -21,11 +21,11 @@ def read_records(data) -> pa.Table:
     """Parquet bytes or a memory map of them, read without a copy."""
     # ParquetFile, not read_table: the dataset layer read_table goes through cost a first
     # call 0.1 s more (and later ones a few ms). It refuses a dictionary column the file
-    # lacks (a single input has no `file`), so the footer is read first.
+    # lacks (a single input has no `file`), so the footer is read first, once.
     buffer = pa.py_buffer(data)
-    names = pq.ParquetFile(pa.BufferReader(buffer)).schema_arrow.names
-    labels = [name for name in LABEL_COLUMNS if name in names]
-    return pq.ParquetFile(pa.BufferReader(buffer), read_dictionary=labels).read()
+    footer = pq.ParquetFile(pa.BufferReader(buffer))
+    labels = [name for name in LABEL_COLUMNS if name in footer.schema_arrow.names]
+    return pq.ParquetFile(pa.BufferReader(buffer), metadata=footer.metadata, read_dictionary=labels).read()
 
 
 def to_frame(
@@ -74,11 +74,12 @@ def to_frame(
     levels, codes = [], []
     for name in keys:
         level_codes, names = labels[name]
+        values_of_codes = np.asarray(names, dtype=object)
         # Levels sorted, as MultiIndex.from_arrays makes them.
-        order = np.argsort(np.asarray(names, dtype=object), kind="stable")
+        order = np.argsort(values_of_codes, kind="stable")
         remap = np.empty(len(names), dtype=np.int64)
         remap[order] = np.arange(len(names))
-        levels.append(pd.Index(np.asarray(names, dtype=object)[order], dtype=str))
+        levels.append(pd.Index(values_of_codes[order], dtype=str))
         codes.append(remap[level_codes])
     for times in (start, end):
         level_codes, uniques = times.factorize(sort=True)
