@@ -23,9 +23,7 @@ struct BadCase: Decodable, CustomTestStringConvertible, Sendable {
 
 @Suite struct BadInputTests {
     private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.folder("sonde-cli")
     }
 
     /// A refused run prints one line on stderr, nothing on stdout, exits non-zero, and

@@ -48,7 +48,7 @@ import _SondeTestSupport
     }
 
     @Test func slurmArrayScriptAndIndexedJobMergeToTheSingleRun() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-cluster-\(UUID().uuidString)")
+        let root = try TestScratch.folder("sonde-cluster")
         defer { try? FileManager.default.removeItem(at: root) }
         try makeClips(in: root)
         let single = try SondeBinary.run(["process", "data", "-o", "all.csv"], in: root)

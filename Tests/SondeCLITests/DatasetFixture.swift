@@ -6,7 +6,7 @@ enum DatasetFixture {
     /// `count` short 2-channel CSV clips in nested folders (rate from `--rate`), in
     /// `root/data` when `inData`, else in `root`.
     static func make(count: Int, rows: Int = 96, inData: Bool = false) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-dataset-\(UUID().uuidString)")
+        let root = try TestScratch.folder("sonde-dataset")
         let data = inData ? root.appendingPathComponent("data") : root
         var generator = SplitMix64(seed: 7)
         for index in 0..<count {

@@ -19,7 +19,7 @@ import _SondeTestSupport
 
     @Test(arguments: [SIGTERM, SIGINT])
     func anInputCutShortIsMeasuredAgainOnTheRerun(signal: Int32) throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-cut-\(UUID().uuidString)")
+        let root = try TestScratch.folder("sonde-cut")
         let data = root.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }

@@ -232,8 +232,7 @@ import _SondeTestSupport
 
     @Test(arguments: [SIGINT, SIGTERM])
     func signalDuringFileOutputKeepsTheOldFile(signal: Int32) throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-signal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let root = try TestScratch.folder("sonde-signal")
         defer { try? FileManager.default.removeItem(at: root) }
         try "PRECIOUS\n".write(to: root.appendingPathComponent("out.csv"), atomically: false, encoding: .utf8)
         let process = Process()

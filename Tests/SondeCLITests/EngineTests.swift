@@ -37,8 +37,7 @@ import _SondeTestSupport
     /// Issue 30: a long raw or WAV file is read as segments side by side when there are
     /// several jobs; the records, notes and exit status are those of one sequential read.
     @Test func longFilesReadInSegmentsGiveTheBytesOfOneRead() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-segments-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("sonde-segments")
         defer { try? FileManager.default.removeItem(at: directory) }
         // 600,000 frames of four channels (past the size read whole, 4 MiB): with --window 16
         // a segment is 8,192 windows, so each file is cut into five; the raw file ends with

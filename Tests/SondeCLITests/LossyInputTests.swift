@@ -31,7 +31,7 @@ import _SondeTestSupport
     }
 
     @Test func eachFileAndTheFolderAreMeasured() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-lossy-\(UUID().uuidString)")
+        let root = try TestScratch.folder("sonde-lossy")
         defer { try? FileManager.default.removeItem(at: root) }
         try makeFiles(in: root)
         for file in Self.files {

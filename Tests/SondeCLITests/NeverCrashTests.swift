@@ -7,10 +7,7 @@ import _SondeTestSupport
 /// 64 (argument-parser's usage error), and write nothing to stdout.
 @Suite struct NeverCrashTests {
     private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "sonde-never-crash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.folder("sonde-never-crash")
     }
 
     /// Runs sonde and checks the refusal: a normal exit (a trap exits by SIGILL, 4, whose

@@ -10,9 +10,7 @@ import _SondeTestSupport
 /// with their own permissions, and through symbolic links.
 @Suite struct OutputFileSafetyTests {
     private func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-output-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.folder("sonde-output")
     }
 
     /// A raw input long enough that a run takes a few hundred milliseconds.

@@ -6,9 +6,7 @@ import _SondeTestSupport
 /// range; the values themselves are checked by `Tests/Parquet/check_parquet.py`.
 @Suite struct ParquetOptionTests {
     private func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-parquet-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.folder("sonde-parquet")
     }
 
     static let refusals: [([String], String, String)] = [

@@ -6,9 +6,7 @@ import _SondeTestSupport
 /// peak is drawn, which way a chirp climbs, what the page says.
 @Suite struct ReportCommandTests {
     private func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-report-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.folder("sonde-report")
     }
 
     /// Little-endian doubles, as `--sample-type f64le` reads them.
@@ -139,7 +137,7 @@ import _SondeTestSupport
             "measure", "--duration", "1s", "--comment", "after the <bearing> change", "--features", "rms,kurtosis",
         ])
         #expect(measured.status == 0, "\(measured.stderr)")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-m-\(UUID().uuidString).html")
+        let output = TestScratch.root.appendingPathComponent("sonde-m-\(UUID().uuidString).html")
         defer { try? FileManager.default.removeItem(at: output) }
         let report = try user.run(["measurements", "report", "1", "-o", output.path])
         #expect(report.status == 0, "\(report.stderr)")

@@ -66,9 +66,7 @@ import _SondeTestSupport
 
     @Test(arguments: Planted.allCases)
     func streamRefusesAProfileThatIsNotASmallRegularFile(_ planted: Planted) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "sonde-profile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("sonde-profile")
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.plant(planted, at: directory.appendingPathComponent("p.profile").path)
         let result = try Self.run(

@@ -73,9 +73,7 @@ struct SpectrumCase: Decodable, CustomTestStringConvertible, Sendable {
 
     /// An input shorter than one window is an error, and `-o` then leaves no file.
     @Test func inputShorterThanOneWindowIsAnError() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "sonde-spectrum-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try TestScratch.folder("sonde-spectrum")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let output = scratch.appendingPathComponent("spectrum.csv")
         let result = try SondeBinary.run([

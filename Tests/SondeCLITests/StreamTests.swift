@@ -7,9 +7,7 @@ import _SondeTestSupport
     private let sampleData = Fixtures.packageRoot.appendingPathComponent("sample-data")
 
     private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-stream-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.folder("sonde-stream")
     }
 
     /// A profile at `rate` Hz with two channels, written to a temporary file.

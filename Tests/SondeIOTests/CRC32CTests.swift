@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _SondeTestSupport
 
 @testable import SondeIO
 
@@ -49,7 +50,7 @@ struct CRC32CTests {
     }
 
     @Test func fileChecksumMatchesTheBytes() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("crc-\(UUID().uuidString)")
+        let path = TestScratch.root.appendingPathComponent("crc-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: path) }
         let bytes = (0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
         try Data(bytes).write(to: path)

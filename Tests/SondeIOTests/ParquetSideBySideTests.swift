@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SondeCore
 import Testing
+import _SondeTestSupport
 
 @testable import SondeIO
 
@@ -28,7 +29,7 @@ import Testing
     }
 
     private func write(_ compression: ParquetCompression, work: ParallelWork?) throws -> Data {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-pq-\(UUID()).parquet").path
+        let path = TestScratch.root.appendingPathComponent("sonde-pq-\(UUID()).parquet").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try ParquetRecordWriter(
             layout: RecordLayout(valueColumns: ["a", "b", "c", "d", "e"], includesFile: true),

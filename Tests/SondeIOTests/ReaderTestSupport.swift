@@ -1,6 +1,7 @@
 import Foundation
 import SondeCore
 import Testing
+import _SondeTestSupport
 
 @testable import SondeIO
 
@@ -10,11 +11,9 @@ import Testing
 
 /// Helpers shared by the reader tests: temporary files, pipes, reading a source dry.
 enum ReaderTest {
-    /// A fresh directory for one test, removed by the caller's `defer`.
+    /// A fresh directory for one test (under `TestScratch`), removed by the caller's `defer`.
     static func makeDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-reader-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.folder("sonde-reader")
     }
 
     static func remove(_ url: URL) {

@@ -19,7 +19,7 @@ import _SondeTestSupport
     }
 
     private func temporaryPath(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("sonde-writer-\(UUID().uuidString)-\(name)").path
+        TestScratch.root.appendingPathComponent("sonde-writer-\(UUID().uuidString)-\(name)").path
     }
 
     private func render(_ format: OutputFormat, includesFile: Bool = false, batches: [RecordBatch]) throws -> String {

@@ -4,6 +4,7 @@ import SondePostgres
 import SondeStore
 import SondeStoreFormat
 import Testing
+import _SondeTestSupport
 
 @Suite struct StoreURLTests {
     private func parse(_ text: String, environment: [String: String] = [:]) throws -> StoreURL {
@@ -73,8 +74,7 @@ import Testing
     }
 
     @Test func thePasswordComesFromTheURLThenPGPASSWORDThenThePasswordFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sonde-pgpass-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("sonde-pgpass").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let passFile = directory + "/pgpass"
         try """
