@@ -22,6 +22,17 @@ import Testing
         #expect(try SampleSources.kind(of: path, options: SampleSourceOptions(sampleType: .f64le)) == .raw(.f64le))
     }
 
+    /// The extension is the text after the last dot of the last path component, lower-cased;
+    /// trailing slashes aside, and "" without a dot (the rule `split` gave before, pinned).
+    @Test(arguments: [
+        ("a/b/c.WAV", "wav"), ("c", ""), (".bashrc", "bashrc"), ("a.", ""), ("dir/", ""), ("dir.x/", "x"),
+        ("/", ""), ("", ""), ("a/b.c/d", ""), ("a.tar.Gz", "gz"), ("x/.hidden.wav", "wav"), ("ü.FLAC", "flac"),
+        ("a//b.wav//", "wav"), ("./a", ""), ("../x.f32", "f32"), ("dir.d/file", ""),
+    ])
+    func extensionIsTheLastComponentsLastDot(_ path: String, _ expected: String) {
+        #expect(SampleSources.fileExtension(of: path) == expected)
+    }
+
     @Test(arguments: ["a.raw", "a.bin", "noextension", "dir.d/file", "a.dat"])
     func unknownNamesNeedSampleType(_ name: String) throws {
         let directory = try ReaderTest.makeDirectory()

