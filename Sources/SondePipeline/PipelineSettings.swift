@@ -63,36 +63,62 @@ public struct PipelineSettings: Sendable {
     /// - Throws: `SondeError(.invalidArgument)` naming the stage or band that does not fit.
     public func validate(sampleRate: Double) throws {
         _ = try featureConfiguration(sampleRate: sampleRate)
-        for filter in filters { _ = try filter.design(sampleRate: sampleRate) }
+        _ = try filterDesigns(sampleRate: sampleRate)
     }
 
     /// The feature configuration for a source at `sampleRate`.
     /// - Throws: `SondeError(.invalidArgument)` for bands or filters that do not fit that rate.
     public func featureConfiguration(sampleRate: Double) throws -> FeatureConfiguration {
-        if let last = lastConfiguration.value, last.sampleRate == sampleRate, last.frameLength == frameLength,
-            last.features == features, last.bands == bands, last.families == families
-        {
-            return last
-        }
-        let made = try FeatureConfiguration(
+        let key = ConfigurationKey(
             frameLength: frameLength, sampleRate: sampleRate, features: features, bands: bands, families: families)
-        lastConfiguration.value = made
-        return made
+        return try lastConfiguration.value(for: key) {
+            try FeatureConfiguration(
+                frameLength: frameLength, sampleRate: sampleRate, features: features, bands: bands, families: families)
+        }
     }
 
-    /// The configuration made last, kept for the next input: a dataset's inputs share one
-    /// rate, and making it three times per input (every family's column names) was a tenth
-    /// of a run over 20,000 short clips (perf). Checked against the settings, which may
-    /// have changed since (they are `var`s).
-    private let lastConfiguration = LastConfiguration()
+    /// Each filter stage's sections for a source at `sampleRate`, in order.
+    /// - Throws: `SondeError(.invalidArgument)` naming the stage that does not fit the rate.
+    public func filterDesigns(sampleRate: Double) throws -> [SecondOrderSections] {
+        try lastDesigns.value(for: DesignKey(sampleRate: sampleRate, filters: filters)) {
+            try filters.map { try $0.design(sampleRate: sampleRate) }
+        }
+    }
+
+    /// What the last input's rate made, kept for the next input: a dataset's inputs share
+    /// one rate, and making the configuration three times per input (every family's column
+    /// names) was a tenth of a run over 20,000 short clips, the filters' design twice per
+    /// input another tenth with a filter (perf). Keyed by the settings they were made
+    /// from, which may have changed since (they are `var`s, and copies share these).
+    private let lastConfiguration = LastMade<ConfigurationKey, FeatureConfiguration>()
+    private let lastDesigns = LastMade<DesignKey, [SecondOrderSections]>()
 }
 
-/// `PipelineSettings`' last configuration, shared by its copies and their threads.
-private final class LastConfiguration: Sendable {
-    private let stored = Mutex<FeatureConfiguration?>(nil)
+/// What a feature configuration is made from.
+private struct ConfigurationKey: Equatable, Sendable {
+    var frameLength: Int
+    var sampleRate: Double
+    var features: [Feature]
+    var bands: [Band]
+    var families: FamilyOptions
+}
 
-    var value: FeatureConfiguration? {
-        get { stored.withLock { $0 } }
-        set { stored.withLock { $0 = newValue } }
+/// What filter designs are made from.
+private struct DesignKey: Equatable, Sendable {
+    var sampleRate: Double
+    var filters: [FilterSpec]
+}
+
+/// The value made last and what it was made from, shared by threads.
+private final class LastMade<Key: Equatable & Sendable, Value: Sendable>: Sendable {
+    private let stored = Mutex<(key: Key, value: Value)?>(nil)
+
+    /// The kept value when `key` is the one it was made from, else `make()`'s, kept in
+    /// its place. A failure keeps nothing.
+    func value(for key: Key, make: () throws -> Value) rethrows -> Value {
+        if let kept = stored.withLock({ $0 }), kept.key == key { return kept.value }
+        let made = try make()
+        stored.withLock { $0 = (key, made) }
+        return made
     }
 }

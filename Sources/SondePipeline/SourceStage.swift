@@ -94,7 +94,7 @@ final class SourceStage: @unchecked Sendable {
         source = input.source
         clock = input.clock ?? .seconds(sampleRate: format.sampleRate, offset: format.timeOffset)
         configuration = try settings.featureConfiguration(sampleRate: format.sampleRate)
-        let designs = try settings.filters.map { try $0.design(sampleRate: format.sampleRate) }
+        let designs = try settings.filterDesigns(sampleRate: format.sampleRate)
         self.stageBuffers = stageBuffers
         ring = stageBuffers.ring
         readBlock = stageBuffers.readBlock

@@ -4,9 +4,10 @@ import Testing
 
 @testable import SondePipeline
 
-/// `PipelineSettings.featureConfiguration(sampleRate:)` keeps the configuration it made
-/// last for the next input: what it gives must still be what the settings and the rate
-/// ask for, after either changes (the settings are `var`s, and copies share the kept one).
+/// `PipelineSettings.featureConfiguration(sampleRate:)` and `filterDesigns(sampleRate:)`
+/// keep what they made last for the next input: what they give must still be what the
+/// settings and the rate ask for, after either changes (the settings are `var`s, and copies
+/// share what is kept).
 @Suite struct PipelineSettingsTests {
     @Test func aKeptConfigurationFollowsTheRateAndTheSettings() throws {
         var settings = try PipelineSettings(frameLength: 1024, hop: 512, features: [.rms, .kurtosis])
@@ -36,5 +37,26 @@ import Testing
         #expect(throws: SondeError.self) { try copy.featureConfiguration(sampleRate: 8_000) }
         #expect(throws: SondeError.self) { try copy.featureConfiguration(sampleRate: 8_000) }
         #expect(try copy.featureConfiguration(sampleRate: 48_000).bands == [Band(low: 0, high: 6_000)])
+    }
+
+    @Test func keptFilterDesignsFollowTheRateAndTheFilters() throws {
+        var settings = try PipelineSettings(frameLength: 1024, filters: [try FilterSpec.parse("highpass:10")])
+        let designed = { (filters: [String], rate: Double) in
+            try filters.map { try FilterSpec.parse($0).design(sampleRate: rate) }
+        }
+        #expect(try settings.filterDesigns(sampleRate: 8_000) == designed(["highpass:10"], 8_000))
+        #expect(try settings.filterDesigns(sampleRate: 8_000) == designed(["highpass:10"], 8_000))
+        #expect(try settings.filterDesigns(sampleRate: 48_000) == designed(["highpass:10"], 48_000))
+        var copy = settings
+        copy.filters = [try FilterSpec.parse("highpass:10"), try FilterSpec.parse("lowpass:3000:2")]
+        #expect(try copy.filterDesigns(sampleRate: 48_000) == designed(["highpass:10", "lowpass:3000:2"], 48_000))
+        #expect(try settings.filterDesigns(sampleRate: 48_000) == designed(["highpass:10"], 48_000))
+        // A stage above Nyquist is refused at every ask, by name; `validate` says the same.
+        for _ in 0..<2 {
+            #expect(throws: SondeError.self) { try copy.filterDesigns(sampleRate: 4_000) }
+            #expect(throws: SondeError.self) { try copy.validate(sampleRate: 4_000) }
+        }
+        settings.filters = []
+        #expect(try settings.filterDesigns(sampleRate: 48_000).isEmpty)
     }
 }
