@@ -41,3 +41,58 @@ import _SondeTestSupport
         #expect(lines.contains { $0.hasSuffix("x: rms 0.625, peak 1.875") && $0.contains("sim-1 ") })
     }
 }
+
+extension ListingTableTests {
+    /// Enough lines for the table's bytes to fill several blocks, one line longer than any
+    /// block's room: every line equals the one aligned here from the saved cells.
+    @Test func manyLinesAcrossBlocksAlignAsOneTable() async throws {
+        let user = try AccountUser()
+        defer { try? FileManager.default.removeItem(at: user.home.deletingLastPathComponent()) }
+        for result in try user.registerAndLogIn("bo@example.com") { #expect(result.status == 0, "\(result.stderr)") }
+        let (session, measurements) = try user.services()
+        let owner = try await session.requireAccount()
+        let count = 700
+        var saved: [(id: Int64, recordedAt: Double, device: String, comment: String)] = []
+        for index in 0..<count {
+            let device = index % 7 == 0 ? "sim-pümpe-\(index)" : "sim-\(index)"
+            let comment =
+                index == 300
+                ? String(repeating: "long ", count: 1_000)
+                : "run \(index) " + String(repeating: "ß", count: index % 5) + String(repeating: "x", count: 300)
+            let recordedAt = 1_800_000_000 + Double(index) * 61
+            let batch = RecordBatch(
+                fileName: "live", channelNames: ["x"], columnCount: 2, firstFrame: 0, frameCount: 2, hop: 512,
+                clock: .seconds(sampleRate: 25_600, offset: 0), values: [0.5, 1.25, 0.75, 2.5])
+            let measurement = try await measurements.save(
+                MeasurementCapture(
+                    deviceID: device, settings: "{}", comment: comment, channelNames: ["x"], columns: ["rms", "peak"],
+                    recordedAt: recordedAt),
+                records: [batch], for: owner)
+            saved.append((measurement.id.rawValue, recordedAt, device, comment))
+        }
+        let list = try user.run(["measurements", "list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.utf8.count > 3 << 16, "fewer bytes than three blocks: \(list.stdout.utf8.count)")
+
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let rows =
+            [["ID", "RECORDED (UTC)", "DEVICE", "WINDOWS", "MEAN", "COMMENT"]]
+            + saved.reversed().map { row in
+                [
+                    String(row.id), formatter.string(from: Date(timeIntervalSince1970: row.recordedAt)), row.device,
+                    "2",
+                    "x: rms 0.625, peak 1.875", row.comment,
+                ]
+            }
+        let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let expected = rows.map { row in
+            var line = row.enumerated().map { column, cell in
+                column == 5 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+            }.joined()
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line + "\n"
+        }.joined()
+        #expect(list.stdout == expected)
+    }
+}
