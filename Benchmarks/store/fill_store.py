@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import sqlite3
+import struct
 import sys
 import time
 
@@ -51,17 +52,31 @@ def series(rng: np.random.Generator, frames: int, width: int) -> np.ndarray:
     return np.abs(1.0 + np.cumsum(steps, axis=0)) * rng.uniform(0.1, 1000.0, size=(1, len(CHANNELS), width))
 
 
-def summary_json(values: np.ndarray, columns: list[str], shown: list[int] | None = None) -> str:
-    """The summary column; with `shown`, its listed part (`MeasurementListing.listedPart`)."""
+def summary_json(values: np.ndarray, columns: list[str]) -> str:
+    """The summary column: every column's mean per channel."""
     means = values.mean(axis=0) if len(values) else np.zeros((len(CHANNELS), len(columns)))
-    picked = shown if shown is not None else list(range(len(columns)))
-    channels = [{"means": [float(means[c][i]) for i in picked] if len(values) else [], "name": name}
+    channels = [{"means": [float(m) for m in means[c]] if len(values) else [], "name": name}
                 for c, name in enumerate(CHANNELS)]
-    if shown is not None:  # columns first, as sonde writes a listed part
-        return json.dumps({"columns": [columns[i] for i in picked], "frames": int(len(values)),
-                           "channels": [{"name": c["name"], "means": c["means"]} for c in channels]},
-                          separators=(",", ":"))
     return json.dumps({"channels": channels, "columns": columns, "frames": int(len(values))}, separators=(",", ":"))
+
+
+def listed_means(values: np.ndarray, columns: list[str], shown: list[int]) -> bytes:
+    """The listed part as sonde stores it since migration 5 (`ListedMeans`): a format byte
+    (1), the window count, the shown columns' names, and per channel its name and means, as
+    little-endian Int64, UInt32 counts, UTF-8 names after their byte counts, binary64 means."""
+    def name(text: str) -> bytes:
+        encoded = text.encode("utf-8")
+        return struct.pack("<I", len(encoded)) + encoded
+
+    means = values.mean(axis=0) if len(values) else None
+    out = bytearray([1]) + struct.pack("<q", len(values)) + struct.pack("<I", len(shown))
+    for index in shown:
+        out += name(columns[index])
+    out += struct.pack("<I", len(CHANNELS))
+    for channel, channel_name in enumerate(CHANNELS):
+        picked = [float(means[channel][index]) for index in shown] if means is not None else []
+        out += name(channel_name) + struct.pack(f"<I{len(picked)}d", len(picked), *picked)
+    return bytes(out)
 
 
 def listed_columns(columns: list[str]) -> list[int]:
@@ -103,11 +118,11 @@ def main() -> int:
         db.execute("BEGIN IMMEDIATE")
         cursor = db.execute(
             "INSERT INTO measurements (user_id, recorded_at, device_id, settings, comment, channels, columns, hop, clock,"
-            " frame_count, summary, listed_summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " frame_count, summary, listed_means) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 owner, 1_800_000_000.0 + index * 700.0, "sim-pump-0001", settings, f"scale run {index}",
                 json.dumps(CHANNELS), json.dumps(columns), HOP, clock, frames, summary_json(values, columns),
-                summary_json(values, columns, listed_columns(columns)),
+                listed_means(values, columns, listed_columns(columns)),
             ),
         )
         measurement = cursor.lastrowid

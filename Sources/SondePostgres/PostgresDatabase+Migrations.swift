@@ -102,6 +102,15 @@ extension PostgresDatabase {
             """,
             "DROP INDEX measurements_by_owner",
         ],
+        // Filled by `fillListedMeans` in the same transaction.
+        5: [
+            "ALTER TABLE measurements ADD COLUMN listed_means BYTEA",
+            """
+            CREATE INDEX measurements_listed_means ON measurements(user_id, recorded_at DESC, id DESC)
+                INCLUDE (device_id, comment, listed_means)
+            """,
+            "DROP INDEX measurements_listed",
+        ],
     ]
 
     /// Migration 4's rows: the listed part of every summary already stored (what a listing
@@ -114,6 +123,19 @@ extension PostgresDatabase {
             let listed = try StoredJSON.encodeListed(StoredJSON.decodeSummary(summary, with: reader))
             try await connection.query(
                 "UPDATE measurements SET listed_summary = \(listed) WHERE id = \(id)", logger: logger)
+        }
+    }
+
+    /// Migration 5's rows: the listed means of every summary already stored, as bytes.
+    static func fillListedMeans(_ connection: PostgresConnection) async throws {
+        let rows = try await connection.query("SELECT id, summary FROM measurements", logger: logger).collect()
+        let reader = StoredJSONReader()
+        for row in rows {
+            let (id, summary) = try row.decode((Int64, String).self)
+            let listed = ListedMeans.encode(
+                MeasurementListing.listedPart(of: try StoredJSON.decodeSummary(summary, with: reader)))
+            try await connection.query(
+                "UPDATE measurements SET listed_means = \(listed) WHERE id = \(id)", logger: logger)
         }
     }
 
@@ -160,6 +182,7 @@ extension PostgresDatabase {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 if migration.number == 4 { try await fillListedSummaries(connection) }
+                if migration.number == 5 { try await fillListedMeans(connection) }
                 let now = Date().timeIntervalSince1970
                 try await connection.query(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(migration.number), \(migration.name), \(now))",

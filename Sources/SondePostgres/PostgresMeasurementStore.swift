@@ -42,11 +42,11 @@ public struct PostgresMeasurementStore: MeasurementStore {
         let columns = try StoredJSON.encode(new.capture.columns)
         let clock = try new.clock.map(StoredJSON.encode)
         let summary = try StoredJSON.encode(new.summary)
-        let listed = try StoredJSON.encodeListed(new.summary)
+        let listed = ListedMeans.encode(MeasurementListing.listedPart(of: new.summary))
         let row = try await connection.query(
             """
             INSERT INTO measurements (id, user_id, recorded_at, device_id, settings, comment, channels, columns,
-                hop, clock, frame_count, summary, listed_summary)
+                hop, clock, frame_count, summary, listed_means)
             VALUES (COALESCE(\(id), nextval(pg_get_serial_sequence('measurements', 'id'))), \(new.owner.rawValue),
                 \(new.recordedAt), \(new.capture.deviceID), \(new.capture.settings), \(new.capture.comment), \(channels),
                 \(columns), \(new.hop), \(clock), \(new.summary.frameCount), \(summary), \(listed))
@@ -84,15 +84,16 @@ public struct PostgresMeasurementStore: MeasurementStore {
         let database = database
         return ListingBatches.stream { batches in
             try await database.withConnection("list measurements") { connection in
-                // Only columns of the `measurements_listed` index: an index-only scan (the
-                // planner took a scan and a sort of the table before the subquery was
-                // there, 12 ms against 3). A row an older sonde wrote after migration 4
-                // has no listed part: its summary, fetched for that row alone. LIMIT NULL:
-                // PostgreSQL's "no limit".
+                // Only columns of the `measurements_listed_means` index: an index-only scan
+                // (the planner took a scan and a sort of the table before the subquery was
+                // there, 12 ms against 3). A row an older sonde wrote after migration 5
+                // has no listed means: its summary's bytes, fetched for that row alone.
+                // LIMIT NULL: PostgreSQL's "no limit".
                 let rows = try await connection.query(
                     """
                     SELECT id, recorded_at, device_id, comment,
-                        COALESCE(listed_summary, (SELECT summary FROM measurements AS whole WHERE whole.id = measurements.id))
+                        COALESCE(listed_means,
+                            (SELECT convert_to(summary, 'UTF8') FROM measurements AS whole WHERE whole.id = measurements.id))
                     FROM measurements WHERE user_id = \(owner.rawValue)
                     ORDER BY recorded_at DESC, id DESC LIMIT \(limit.map(Int64.init)) OFFSET \(Int64(offset))
                     """, logger: PostgresDatabase.logger)

@@ -44,14 +44,14 @@ public struct SQLiteMeasurementStore: MeasurementStore {
         var clock: String?
         var summary: String
         /// What a listing reads (`MeasurementListing.listedPart`).
-        var listedSummary: String
+        var listedMeans: Data
 
         init(_ new: NewMeasurement) throws {
             channels = try StoredJSON.encode(new.capture.channelNames)
             columns = try StoredJSON.encode(new.capture.columns)
             clock = try new.clock.map(StoredJSON.encode)
             summary = try StoredJSON.encode(new.summary)
-            listedSummary = try StoredJSON.encodeListed(new.summary)
+            listedMeans = ListedMeans.encode(MeasurementListing.listedPart(of: new.summary))
         }
     }
 
@@ -64,13 +64,13 @@ public struct SQLiteMeasurementStore: MeasurementStore {
         try db.execute(
             sql: """
                 INSERT INTO measurements (id, user_id, recorded_at, device_id, settings, comment, channels, columns,
-                    hop, clock, frame_count, summary, listed_summary)
+                    hop, clock, frame_count, summary, listed_means)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 id, new.owner.rawValue, new.recordedAt, new.capture.deviceID, new.capture.settings, new.capture.comment,
                 rows.channels, rows.columns, new.hop, rows.clock, new.summary.frameCount, rows.summary,
-                rows.listedSummary,
+                rows.listedMeans,
             ]
         )
         let id = db.lastInsertedRowID
@@ -110,14 +110,14 @@ public struct SQLiteMeasurementStore: MeasurementStore {
         let database = database
         return ListingBatches.stream { batches in
             try await database.read("list measurements") { db in
-                // Only columns of the `measurements_listed` index: SQLite never reads the
-                // rows. A row an older sonde wrote after migration 4 has no listed part:
-                // its summary, fetched for that row alone. LIMIT -1: SQLite's "no limit".
+                // Only columns of the `measurements_listed_means` index: SQLite never reads
+                // the rows. A row an older sonde wrote after migration 5 has no listed
+                // means: its summary, fetched for that row alone. LIMIT -1: SQLite's "no limit".
                 let rows = try Row.fetchCursor(
                     db,
                     sql: """
                         SELECT id, recorded_at, device_id, comment,
-                            COALESCE(listed_summary, (SELECT summary FROM measurements AS whole WHERE whole.id = measurements.id))
+                            COALESCE(listed_means, (SELECT summary FROM measurements AS whole WHERE whole.id = measurements.id))
                         FROM measurements WHERE user_id = ?
                         ORDER BY recorded_at DESC, id DESC LIMIT ? OFFSET ?
                         """,

@@ -10,6 +10,7 @@ package struct StoreMigration: Sendable, Equatable {
         StoreMigration(number: 2, name: "failed logins per email and source"),
         StoreMigration(number: 3, name: "sessions keep the email as typed"),
         StoreMigration(number: 4, name: "measurements keep their listed means"),
+        StoreMigration(number: 5, name: "listed means as bytes"),
     ]
 
     /// How SQLite's migrator (GRDB's `grdb_migrations`) has always named the step.

@@ -66,12 +66,14 @@ package final class StoredJSONReader {
     }
 
     /// `mainValues(_:)` of text given as its UTF-8 bytes, read where a database left them
-    /// (a copy with a zero byte after it, in a buffer the reader keeps: no string made).
+    /// (a copy with a zero byte after it, in a buffer the reader keeps: no string made), or
+    /// of a row's `ListedMeans`, which a listing reads in place of JSON since migration 5.
     package func mainValues(
         utf8 bytes: UnsafeRawBufferPointer
     ) throws -> (
         frames: Int, channels: [MeasurementListing.Channel]
     ) {
+        if ListedMeans.holds(bytes) { return try ListedMeans.decode(bytes, columns: &listedColumns) }
         zeroTerminated.removeAll(keepingCapacity: true)
         zeroTerminated.append(contentsOf: bytes)
         zeroTerminated.append(0)
@@ -80,6 +82,9 @@ package final class StoredJSONReader {
             return try read(start: start, count: bytes.count, what: "summary", mainValues)
         }
     }
+
+    /// The columns of the last `ListedMeans` read: the next row's, when they are the same.
+    private var listedColumns: [String] = []
 
     /// The bytes `mainValues(utf8:)` reads from.
     private var zeroTerminated: [UInt8] = []

@@ -14,6 +14,7 @@ import Testing
             try database.appliedMigrations() == [
                 "v1: accounts and measurements", "v2: failed logins per email and source",
                 "v3: sessions keep the email as typed", "v4: measurements keep their listed means",
+                "v5: listed means as bytes",
             ])
         let header = try #require(FileManager.default.contents(atPath: database.path))
         // SQLite's header: bytes 18 and 19 (file format read/write versions) are 2 in WAL mode.
@@ -27,6 +28,7 @@ import Testing
             try again.appliedMigrations() == [
                 "v1: accounts and measurements", "v2: failed logins per email and source",
                 "v3: sessions keep the email as typed", "v4: measurements keep their listed means",
+                "v5: listed means as bytes",
             ])
     }
 
@@ -51,10 +53,10 @@ import Testing
             return try await group.reduce(into: [[Int]]()) { $0.append($1) }
         }
         let numbers = StoreMigration.all.map(\.number)
-        #expect(numbers == [1, 2, 3, 4])
+        #expect(numbers == [1, 2, 3, 4, 5])
         #expect(opened == Array(repeating: numbers, count: 4))
         let again = try await PostgresDatabase.open(location: location)
-        #expect(try await again.texts("SELECT count(*)::text FROM schema_migrations") == ["4"])
+        #expect(try await again.texts("SELECT count(*)::text FROM schema_migrations") == ["5"])
         #expect(
             try await again.texts("SELECT name FROM schema_migrations ORDER BY version")
                 == StoreMigration.all.map(\.name))
@@ -70,7 +72,7 @@ import Testing
         await #expect {
             _ = try await PostgresDatabase.open(location: location)
         } throws: { error in
-            "\(error)".contains("version 99, newer than this sonde's 4") && "\(error)".contains(location.description)
+            "\(error)".contains("version 99, newer than this sonde's 5") && "\(error)".contains(location.description)
         }
     }
 

@@ -80,8 +80,9 @@ import Testing
     }
 }
 
-/// Migration 4 fills the listed part of every summary already stored, and a row without it
-/// (written by an older sonde after the migration) still lists, from its whole summary.
+/// Migrations 4 and 5 fill the listed part of every summary already stored (as JSON, then
+/// as `ListedMeans` bytes), and a row without listed means (written by an older sonde after
+/// the migration) still lists, from its whole summary.
 @Suite struct ListedSummaryMigrationTests {
     @Test(arguments: StoreEngine.available)
     func rowsBeforeTheMigrationAreFilledAndRowsWithoutItStillList(engine: StoreEngine) async throws {
@@ -95,25 +96,34 @@ import Testing
         }
         let expected = try await ann.measurements.list().map(MeasurementListing.init)
         #expect(try await ann.measurements.listings() == expected)
+        let written = try await texts(
+            "SELECT CAST(count(*) AS TEXT) FROM measurements WHERE listed_means IS NOT NULL AND listed_summary IS NULL",
+            in: harness)
+        #expect(written == ["4"], "a new row has listed means only")
 
         // Back to the schema before migration 4, rows and all; opening again migrates.
         let undo = [
-            "DROP INDEX measurements_listed",
+            "DROP INDEX measurements_listed_means",
             "CREATE INDEX measurements_by_owner ON measurements(user_id, recorded_at DESC, id DESC)",
+            "ALTER TABLE measurements DROP COLUMN listed_means",
             "ALTER TABLE measurements DROP COLUMN listed_summary",
             engine == .sqlite
-                ? "DELETE FROM grdb_migrations WHERE identifier LIKE 'v4:%'"
-                : "DELETE FROM schema_migrations WHERE version = 4",
+                ? "DELETE FROM grdb_migrations WHERE identifier LIKE 'v4:%' OR identifier LIKE 'v5:%'"
+                : "DELETE FROM schema_migrations WHERE version IN (4, 5)",
         ]
         for statement in undo { _ = try await texts(statement, in: harness) }
         let again = harness.client("ann", instance: try await harness.anotherInstance())
         #expect(try await again.measurements.listings() == expected)
         let filled = try await texts(
-            "SELECT CAST(count(*) AS TEXT) FROM measurements WHERE listed_summary IS NOT NULL", in: harness)
+            "SELECT CAST(count(*) AS TEXT) FROM measurements WHERE listed_summary IS NOT NULL AND listed_means IS NOT NULL",
+            in: harness)
         #expect(filled == ["4"])
 
-        // A row an older sonde wrote after the migration: no listed part.
-        _ = try await texts("UPDATE measurements SET listed_summary = NULL WHERE comment = 'run 1'", in: harness)
+        // Rows an older sonde wrote after the migrations: listed JSON only (after 4), or
+        // neither (before 4).
+        _ = try await texts("UPDATE measurements SET listed_means = NULL WHERE comment = 'run 1'", in: harness)
+        _ = try await texts(
+            "UPDATE measurements SET listed_means = NULL, listed_summary = NULL WHERE comment = 'run 3'", in: harness)
         #expect(try await again.measurements.listings() == expected)
     }
 
