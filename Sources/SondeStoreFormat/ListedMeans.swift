@@ -55,7 +55,13 @@ package enum ListedMeans {
         if columns.count != columnCount { columns = Array(repeating: "", count: columnCount) }
         for index in 0..<columnCount {
             let name = try reader.name()
-            if !columns[index].utf8.elementsEqual(name) { columns[index] = String(decoding: name, as: UTF8.self) }
+            // Compared with memcmp: `utf8.elementsEqual` took two fifths of reading the means (perf).
+            let same = columns[index].withUTF8 { kept in
+                guard kept.count == name.count else { return false }
+                guard let keptStart = kept.baseAddress, let nameStart = name.baseAddress else { return true }
+                return memcmp(keptStart, nameStart, name.count) == 0
+            }
+            if !same { columns[index] = String(decoding: name, as: UTF8.self) }
         }
         let channelCount = try reader.count()
         var channels: [MeasurementListing.Channel] = []
