@@ -18,9 +18,9 @@ struct ListingTable {
     /// Each cell's length in bytes and width in characters, row after row (a stored text is
     /// under PostgreSQL's and SQLite's 1 GB).
     private var cells: [(length: UInt32, width: UInt32)] = []
-    /// How many cells each of `blocks` holds (`current` holds the rest).
-    private var cellsInBlocks: [Int] = []
-    private var cellsBeforeCurrent = 0
+    /// The index in `cells` at which each of `blocks` ends (`current` holds the cells after
+    /// the last).
+    private var blockEnds: [Int] = []
 
     private static let blockSize = 1 << 16
     /// A row starts a new block when fewer bytes than this are left (a longer row only
@@ -63,16 +63,16 @@ struct ListingTable {
         let chunk = 1 << 16
         var output: [UInt8] = []
         output.reserveCapacity(chunk + 4096)
-        var index = 0
-        for (block, count) in zip(blocks + [current], cellsInBlocks + [cells.count - cellsBeforeCurrent]) {
+        var firstCell = 0
+        for (block, endCell) in zip(blocks + [current], blockEnds + [cells.count]) {
             try block.withUnsafeBufferPointer { bytes in
                 var start = 0
-                for cell in cells[index..<index + count] {
+                for index in firstCell..<endCell {
+                    let cell = cells[index]
                     let column = index % columns
                     let end = start + Int(cell.length)
                     output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
                     start = end
-                    index += 1
                     if column < columns - 1 {
                         output.append(contentsOf: repeatElement(0x20, count: widths[column] - Int(cell.width) + 2))
                     } else {
@@ -85,6 +85,7 @@ struct ListingTable {
                     }
                 }
             }
+            firstCell = endCell
         }
         if !output.isEmpty { try output.withUnsafeBytes(emit) }
     }
@@ -92,8 +93,7 @@ struct ListingTable {
     /// Puts `current` away and begins a new block.
     private mutating func startBlock() {
         blocks.append(current)
-        cellsInBlocks.append(cells.count - cellsBeforeCurrent)
-        cellsBeforeCurrent = cells.count
+        blockEnds.append(cells.count)
         current = []
         current.reserveCapacity(Self.blockSize)
     }
