@@ -132,8 +132,7 @@ extension PostgresDatabase {
         let reader = StoredJSONReader()
         for row in rows {
             let (id, summary) = try row.decode((Int64, String).self)
-            let listed = ListedMeans.encode(
-                MeasurementListing.listedPart(of: try StoredJSON.decodeSummary(summary, with: reader)))
+            let listed = ListedMeans.encode(listedPartOf: try StoredJSON.decodeSummary(summary, with: reader))
             try await connection.query(
                 "UPDATE measurements SET listed_means = \(listed) WHERE id = \(id)", logger: logger)
         }

@@ -42,7 +42,7 @@ public struct PostgresMeasurementStore: MeasurementStore {
         let columns = try StoredJSON.encode(new.capture.columns)
         let clock = try new.clock.map(StoredJSON.encode)
         let summary = try StoredJSON.encode(new.summary)
-        let listed = ListedMeans.encode(MeasurementListing.listedPart(of: new.summary))
+        let listed = ListedMeans.encode(listedPartOf: new.summary)
         let row = try await connection.query(
             """
             INSERT INTO measurements (id, user_id, recorded_at, device_id, settings, comment, channels, columns,

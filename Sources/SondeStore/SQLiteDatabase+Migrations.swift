@@ -118,7 +118,7 @@ extension SQLiteDatabase {
                 let summary = try StoredJSON.decodeSummary(row[1], with: reader)
                 try db.execute(
                     sql: "UPDATE measurements SET listed_means = ? WHERE id = ?",
-                    arguments: [ListedMeans.encode(MeasurementListing.listedPart(of: summary)), row[0] as Int64])
+                    arguments: [ListedMeans.encode(listedPartOf: summary), row[0] as Int64])
             }
             try db.execute(
                 sql: """

@@ -51,7 +51,7 @@ public struct SQLiteMeasurementStore: MeasurementStore {
             columns = try StoredJSON.encode(new.capture.columns)
             clock = try new.clock.map(StoredJSON.encode)
             summary = try StoredJSON.encode(new.summary)
-            listedMeans = ListedMeans.encode(MeasurementListing.listedPart(of: new.summary))
+            listedMeans = ListedMeans.encode(listedPartOf: new.summary)
         }
     }
 

@@ -13,7 +13,9 @@ package import SondeMeasurements
 package enum ListedMeans {
     static let format: UInt8 = 1
 
-    package static func encode(_ listed: MeasurementSummary) -> Data {
+    /// The listed part of `summary` (its shown columns only), as bytes.
+    package static func encode(listedPartOf summary: MeasurementSummary) -> Data {
+        let listed = MeasurementListing.listedPart(of: summary)
         var bytes: [UInt8] = [format]
         func append<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }

@@ -18,8 +18,7 @@ import Testing
         frameCount: 29_999)
 
     @Test func readsBackAsTheListingOfTheWholeSummary() throws {
-        let listed = MeasurementListing.listedPart(of: summary)
-        let bytes = ListedMeans.encode(listed)
+        let bytes = ListedMeans.encode(listedPartOf: summary)
         var columns: [String] = []
         let (frames, channels) = try bytes.withUnsafeBytes { try ListedMeans.decode($0, columns: &columns) }
         #expect(frames == 29_999)
@@ -42,9 +41,10 @@ import Testing
 
     @Test func rowsWithOtherColumnsGetTheirOwnNames() throws {
         var columns: [String] = []
-        let first = ListedMeans.encode(MeasurementListing.listedPart(of: summary))
+        let first = ListedMeans.encode(listedPartOf: summary)
         let other = ListedMeans.encode(
-            MeasurementSummary(columns: ["a", "b"], channels: [.init(name: "x", means: [3, 4])], frameCount: 2))
+            listedPartOf:
+                MeasurementSummary(columns: ["a", "b"], channels: [.init(name: "x", means: [3, 4])], frameCount: 2))
         _ = try first.withUnsafeBytes { try ListedMeans.decode($0, columns: &columns) }
         let (_, channels) = try other.withUnsafeBytes { try ListedMeans.decode($0, columns: &columns) }
         #expect(columns == ["a", "b"])
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func damagedBytesAreAnErrorNamingTheByte() throws {
-        let bytes = [UInt8](ListedMeans.encode(MeasurementListing.listedPart(of: summary)))
+        let bytes = [UInt8](ListedMeans.encode(listedPartOf: summary))
         var columns: [String] = []
         // Every shorter prefix, the bytes with one more, and a count far past the end.
         for count in 1..<bytes.count {
