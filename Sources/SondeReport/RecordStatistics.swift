@@ -15,9 +15,29 @@ public struct RecordStatistics: Sendable {
     public init(channelCount: Int, columns: [String], trended: [String]) {
         self.columns = columns
         self.trended = trended.compactMap { columns.firstIndex(of: $0) }
-        summaries = Array(repeating: Array(repeating: FeatureSummary(), count: columns.count), count: channelCount)
+        let exactCapacity = Swift.max(
+            Self.minimumExactValues, Self.exactValueBudget / Swift.max(1, channelCount * columns.count))
+        summaries = Array(
+            repeating: Array(repeating: FeatureSummary(exactCapacity: exactCapacity), count: columns.count),
+            count: channelCount)
         trends = Array(
             repeating: Array(repeating: TrendEnvelope(capacity: 600), count: self.trended.count), count: channelCount)
+    }
+
+    /// Values kept for exact percentiles over all columns and channels (8 MiB), but at
+    /// least `minimumExactValues` a column: a long input's percentiles come from sketches.
+    static let exactValueBudget = 1 << 20
+    static let minimumExactValues = 4096
+
+    /// The report's line on how p5 and p95 were found for this input.
+    public var percentileDetail: (label: String, value: String) {
+        let exact = summaries.allSatisfy { $0.allSatisfy(\.percentilesAreExact) }
+        return (
+            "Percentiles",
+            exact
+                ? "p5 and p95 exact (numpy.percentile, linear)"
+                : "p5 and p95 estimated (too many windows to keep): within 0.5% of the value at numpy.percentile's lower rank, never outside min-max"
+        )
     }
 
     /// Adds a batch's records (frame by frame, channels interleaved, as the pipeline emits them).

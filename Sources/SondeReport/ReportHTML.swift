@@ -43,7 +43,7 @@ public enum ReportHTML {
         }
         html += "</table>\n"
         html +=
-            "<p class=\"made-by\">Summary tables: mean, min and max are exact; p5 and p95 come from a bounded-memory sketch and are within 0.5% of the value at numpy.percentile's lower rank.</p>\n"
+            "<p class=\"made-by\">Summary tables: mean, min and max are exact; p5 and p95 are numpy.percentile's (linear) exactly, or for an input too long to keep every value (over a million values in all) estimated within 0.5% and never outside min-max, as each input's Percentiles line says.</p>\n"
         return html
     }
 

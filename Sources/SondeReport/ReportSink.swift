@@ -90,7 +90,7 @@ public final class ReportSink: PipelineSink {
                 ("Channels", format.channelNames.joined(separator: ", ")),
                 ("Samples per channel", "\(summary.samplesPerChannel) (\(ReportNumber.text(seconds)) s)"),
                 ("Windows", "\(summary.frames)"),
-            ] + summary.notes.map { ("Note", $0) },
+            ] + (statistics.map { [$0.percentileDetail] } ?? []) + summary.notes.map { ("Note", $0) },
             channels: channels)
         try output.write(Array(ReportHTML.section(report, anchor: "input-\(index + 1)").utf8))
         try figures?.write(report, number: index + 1)

@@ -32,7 +32,7 @@ public enum SavedMeasurementReport {
                 ("Recorded", recorded), ("Device", saved.deviceID),
                 ("Comment", saved.comment.isEmpty ? "(none)" : saved.comment),
                 ("Channels", saved.channelNames.joined(separator: ", ")), ("Windows", "\(saved.frameCount)"),
-                ("Time axis", clockText),
+                ("Time axis", clockText), statistics.percentileDetail,
             ],
             channels: channels)
         return ReportHTML.head(
