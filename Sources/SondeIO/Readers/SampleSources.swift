@@ -21,7 +21,9 @@ public enum SampleSources {
     ///   `.mp3`: libsndfile; `.f32`/`.f32le`, `.f64`/`.f64le`, `.i16`/`.i16le`/`.s16`,
     ///   `.i32`/`.i32le`: raw of that type;
     /// - any other name: libsndfile when the file starts with a sound container's signature
-    ///   (`SoundFileSignature`), else `--sample-type` is needed (`.raw`, `.bin`).
+    ///   (`SoundFileSignature`), else `--sample-type` is needed (`.raw`, `.bin`);
+    /// - a file whose first bytes name another container (MAT, HDF5, ZIP, ...:
+    ///   `ContainerSignature`) is refused, even with `--sample-type`.
     ///
     /// Raw input needs `--rate`; `--channels` defaults to 1.
     ///
@@ -52,6 +54,13 @@ public enum SampleSources {
         case .soundFile:
             return try SoundFileSampleSource(input, options: options)
         case .raw(let sampleFormat):
+            if input.isRegularFile,
+                let container = ContainerSignature.container(
+                    descriptor: input.descriptor, offset: input.initialOffset)
+            {
+                input.closeIfOwned()
+                throw ContainerSignature.notRawSamples(input.name, container: container)
+            }
             // `sampleRate` was checked by the caller; 0 cannot reach here.
             return RawSampleSource(
                 ChunkedInput(input, chunkSize: chunkSize), sampleFormat: sampleFormat, channels: options.channels ?? 1,
@@ -73,6 +82,13 @@ public enum SampleSources {
         }
         // A path that cannot be opened says why (a mistyped folder is missing, not unnamed).
         try OpenedInput.open(path: path).closeIfOwned()
+        // A recording in a container sonde does not read: say what it is, never suggest
+        // --sample-type, which would measure its bytes as samples.
+        if let container = ContainerSignature.container(path: path) {
+            throw SondeError(
+                .unsupported,
+                "\(path): is \(container), which sonde does not read\(ContainerSignature.advice(for: container))")
+        }
         let types = SampleFormat.allCases.map(\.rawValue).joined(separator: "|")
         throw SondeError(
             .invalidArgument,
