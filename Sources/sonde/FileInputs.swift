@@ -34,9 +34,11 @@ enum FileInputs {
     }
 
     /// The columns of a dataset run: those of the first input that opens (its rate decides
-    /// the octave bands). Every input failing to open is the first input's error.
+    /// the octave bands). When every input fails to open: with `keepGoing` the columns any
+    /// rate gives (the run then records each failure in its manifest and exits 2), unless
+    /// octave bands make them depend on the rate; else the first input's error.
     static func probeColumns(
-        _ inputs: [SampleInput], settings: PipelineSettings, options: SampleSourceOptions
+        _ inputs: [SampleInput], settings: PipelineSettings, options: SampleSourceOptions, keepGoing: Bool
     ) throws -> [String] {
         var firstError: (any Error)?
         for input in inputs {
@@ -47,7 +49,16 @@ enum FileInputs {
                 firstError = firstError ?? error
             }
         }
-        throw firstError ?? SondeError(.invalidInput, "no input to measure")
+        guard let firstError else { throw SondeError(.invalidInput, "no input to measure") }
+        guard keepGoing else { throw firstError }
+        if let rate = options.sampleRate, let columns = try? settings.valueColumns(sampleRate: rate) { return columns }
+        // Rates high enough for any band: columns that agree at both do not depend on the rate.
+        if let columns = try? settings.valueColumns(sampleRate: 192_000),
+            (try? settings.valueColumns(sampleRate: 384_000)) == columns
+        {
+            return columns
+        }
+        throw firstError
     }
 
     /// Opens an input and checks that the filters and bands fit its rate.

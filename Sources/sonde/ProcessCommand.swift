@@ -209,7 +209,8 @@ struct ProcessCommand: AsyncParsableCommand {
         let outputFormat = format ?? .csv
         let parquetOptions = try parquet.writerOptions(
             format: outputFormat, settings: ParquetOptions.settingsJSON(settings))
-        let columns = try FileInputs.probeColumns(list.inputs, settings: settings, options: options)
+        let columns = try FileInputs.probeColumns(
+            list.inputs, settings: settings, options: options, keepGoing: keepGoing)
         let layout = RecordLayout(valueColumns: columns, includesFile: list.namesFiles)
         let datasetSettings = DatasetSettings(
             window: settings.frameLength, hop: settings.hop, filters: pipeline.filter, columns: columns,

@@ -170,6 +170,27 @@ import _SondeTestSupport
         }
     }
 
+    /// Every input failing is still a --keep-going run (issue 43): each failure listed and
+    /// recorded in the manifest, exit 2, no output; without --keep-going the first error.
+    @Test func keepGoingWhenEveryInputFails() throws {
+        let root = try moveIntoData(try makeDataset(count: 3))
+        defer { try? FileManager.default.removeItem(at: root) }
+        let inputs = files(under: root).filter { $0.hasSuffix(".csv") }
+        #expect(inputs.count == 3)
+        for input in inputs {
+            try "x,y\n1,2\n3,oops\n".write(to: root.appendingPathComponent(input), atomically: false, encoding: .utf8)
+        }
+        let result = try SondeBinary.run(
+            ["process", "data", "--output-dir", "out", "--keep-going"] + measure, in: root)
+        #expect(result.status == 2, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("3 of 3 inputs failed"), "stderr: \(result.stderr)")
+        let manifest = try String(contentsOf: root.appendingPathComponent("out/manifest.jsonl"), encoding: .utf8)
+        #expect(manifest.components(separatedBy: "\"status\":\"failed\"").count - 1 == 3, "\(manifest)")
+        #expect(files(under: root.appendingPathComponent("out")).allSatisfy { !$0.hasSuffix(".csv.csv") })
+        let stopped = try SondeBinary.run(["process", "data", "--output-dir", "first"] + measure, in: root)
+        #expect(stopped.status == 1 && stopped.stderr.contains("line 3"), "stderr: \(stopped.stderr)")
+    }
+
     @Test func killedRunResumesToTheSameOutputsAndLeavesNoTemporaryFiles() throws {
         let root = try moveIntoData(try makeDataset(count: 400, rows: 400))
         defer { try? FileManager.default.removeItem(at: root) }
