@@ -5,6 +5,6 @@ import SondeDSP
 /// writes; taken from the declarations so a new feature completes without a second list.
 enum FeatureCompletion {
     static var names: [String] {
-        Feature.allCases.map(\.rawValue) + FeatureFamilies.namedFeatures
+        [FeatureFamilies.defaultSetName] + Feature.allCases.map(\.rawValue) + FeatureFamilies.namedFeatures
     }
 }

@@ -23,7 +23,7 @@ struct PipelineOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Features to compute, in this order (default all): \(Feature.allCases.map(\.rawValue).joined(separator: ",")). Optional ones, added after the rest (the default set stays when only these are listed): \(FeatureFamilies.namedFeatures.joined(separator: ",")).",
+            "Exactly the features to compute, in this order. Without the option: \(FeatureFamilies.defaultSetName), which is \(Feature.allCases.map(\.rawValue).joined(separator: ",")). Optional ones, written after the rest: \(FeatureFamilies.namedFeatures.joined(separator: ",")). --features envelope_frequency writes that one column; --features \(FeatureFamilies.defaultSetName),envelope_frequency adds it to the default set.",
             valueName: "LIST"
         ),
         completion: .list(FeatureCompletion.names)

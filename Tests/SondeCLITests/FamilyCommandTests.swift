@@ -44,15 +44,21 @@ import _SondeTestSupport
         #expect(alone.rows.dropFirst().contains { $0[flux - 1] != "0.0" })
     }
 
-    /// Section-7 names alone keep the default features; with a default feature they replace them.
-    @Test func namedFamiliesAddToTheDefaultSet() throws {
+    /// The list is what is written (issue 43): section-7 names alone are those columns only,
+    /// `default` brings the whole default set back, and a default feature with them is kept.
+    @Test func featuresAreExactlyTheListed() throws {
+        let alone = try SondeBinary.run(["process"] + Self.input + ["--features", "envelope_frequency"])
+        #expect(alone.status == 0, "stderr: \(alone.stderr)")
+        #expect(RecordTable(csv: alone.stdout).columns == ["time", "channel", "frame", "start", "envelope_frequency"])
         let added = RecordTable(
-            csv: try SondeBinary.run(["process"] + Self.input + ["--features", "level_c,spectral_flux"]).stdout)
+            csv: try SondeBinary.run(["process"] + Self.input + ["--features", "level_c,default,spectral_flux"]).stdout)
         #expect(added.columns.suffix(2) == ["spectral_flux", "level_c"])
-        #expect(added.columns.contains("kurtosis"))
+        #expect(added.columns.contains("kurtosis") && added.columns.contains("rms"))
         let chosen = RecordTable(
             csv: try SondeBinary.run(["process"] + Self.input + ["--features", "level_a,rms", "--mel", "2"]).stdout)
         #expect(chosen.columns == ["time", "channel", "frame", "start", "rms", "mel_1", "mel_2", "level_a"])
+        let twice = try SondeBinary.run(["process"] + Self.input + ["--features", "rms,default"])
+        #expect(twice.status == 1 && twice.stderr.contains("'rms' is listed twice ('default' includes it)"))
     }
 
     @Test(arguments: [

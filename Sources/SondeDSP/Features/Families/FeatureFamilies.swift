@@ -22,29 +22,47 @@ public enum FeatureFamilies {
         declarations.lazy.flatMap(\.options).first { $0.flag == flag }?.help ?? ""
     }
 
-    /// Parses `--features`: section 4-5 features and section-7 names, in any mix. When the
-    /// list names only section-7 features, the default features stay and those are added.
+    /// The `--features` word for the whole default set (every section 4-5 feature), so that
+    /// `default,envelope_frequency` adds an optional feature to it.
+    public static let defaultSetName = "default"
+
+    /// Parses `--features`: section 4-5 features, section-7 names and `default`, in any mix.
+    /// The list is what the run writes: `envelope_frequency` alone is that one column
+    /// (issue 43: a user who asks for one column expects one), `default` the whole default
+    /// set in its order, and an empty list nothing but the families asked by option.
     /// - Throws: `SondeError(.invalidArgument)` naming an unknown or repeated feature.
     public static func parseFeatures(_ text: String) throws -> (features: [Feature], names: Set<String>) {
         let named = Set(namedFeatures)
-        var features: [String] = []
+        var features: [Feature] = []
         var names: Set<String> = []
+        var listed: Set<String> = []
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = item.trimmingASCIISpaces()
-            guard !features.contains(name), !names.contains(name) else {
+            guard listed.insert(name).inserted else {
                 throw SondeError(.invalidArgument, "--features: '\(name)' is listed twice")
             }
             if named.contains(name) {
                 names.insert(name)
-            } else if Feature(rawValue: name) != nil {
-                features.append(name)
+            } else if let feature = Feature(rawValue: name) {
+                guard !features.contains(feature) else {
+                    throw SondeError(
+                        .invalidArgument, "--features: '\(name)' is listed twice ('\(defaultSetName)' includes it)")
+                }
+                features.append(feature)
+            } else if name == defaultSetName {
+                if let twice = features.first(where: { Feature.allCases.contains($0) }) {
+                    throw SondeError(
+                        .invalidArgument,
+                        "--features: '\(twice.rawValue)' is listed twice ('\(defaultSetName)' includes it)")
+                }
+                features += Feature.allCases
             } else {
-                let valid = (Feature.allCases.map(\.rawValue) + namedFeatures).joined(separator: ", ")
+                let valid = ([defaultSetName] + Feature.allCases.map(\.rawValue) + namedFeatures).joined(
+                    separator: ", ")
                 throw SondeError(.invalidArgument, "--features: unknown feature '\(name)'; expected some of: \(valid)")
             }
         }
-        let chosen = features.isEmpty ? Feature.allCases : try Feature.parseList(features.joined(separator: ","))
-        return (chosen, names)
+        return (features, names)
     }
 
     /// Parses `--velocity-band LO-HI` (Hz); the range is checked by `FamilyOptions.validate()`.
