@@ -1,7 +1,7 @@
 import Foundation
 public import SondeCore
 
-/// The registry of optional feature families, in FEATURES.md section 7's column order.
+/// The registry of optional feature families, in docs/features.md section 7's column order.
 /// A new family is one file and one line here.
 public enum FeatureFamilies {
     static var registered: [any FeatureFamily.Type] {
@@ -14,7 +14,8 @@ public enum FeatureFamilies {
     /// Every family's declaration, in column order.
     public static var declarations: [FamilyDeclaration] { registered.map { $0.declaration } }
 
-    /// The section-7 features asked for by name in `--features`, in column order.
+    /// The features of docs/features.md section 7 asked for by name in `--features`, in
+    /// column order.
     public static var namedFeatures: [String] { declarations.flatMap(\.namedFeatures) }
 
     /// The help text of a family option (`--mel`, `--reference`, ...), from its declaration.
@@ -22,8 +23,9 @@ public enum FeatureFamilies {
         declarations.lazy.flatMap(\.options).first { $0.flag == flag }?.help ?? ""
     }
 
-    /// Parses `--features`: section 4-5 features and section-7 names, in any mix. When the
-    /// list names only section-7 features, the default features stay and those are added.
+    /// Parses `--features`: the features of docs/features.md sections 4-5 and the names of
+    /// docs/features.md section 7, in any mix. When the list names only the latter, the
+    /// default features stay and those are added.
     /// - Throws: `SondeError(.invalidArgument)` naming an unknown or repeated feature.
     public static func parseFeatures(_ text: String) throws -> (features: [Feature], names: Set<String>) {
         let named = Set(namedFeatures)
