@@ -15,10 +15,10 @@ struct SpectrumCommand: AsyncParsableCommand {
         discussion: """
             The mean over every complete window of the one-sided density PSD P[k] \
             (docs/features.md sections 5 and 8, in sonde's repository; scipy.signal.welch with \
-            window='hann', nperseg=N, noverlap=N-H, detrend=False): one row per frequency bin, `frequency` in Hz then one \
-            column per channel in units²/Hz. Windows, hop and filters as in `sonde process`; \
-            inputs as there. Several inputs give one table with a leading `file` column. An \
-            input shorter than one window is an error.
+            window='hann', nperseg=N, noverlap=N-H, detrend=False): one row per frequency bin, \
+            `frequency` in Hz then one column per channel in units²/Hz. Windows, hop and \
+            filters as in `sonde process`; inputs as there. Several inputs give one table with a \
+            leading `file` column. An input shorter than one window is an error.
 
             Examples:
               # The spectrum of a WAV file, 4096-sample windows, CSV to the terminal
