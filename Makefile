@@ -182,8 +182,8 @@ bench-peers: build test-venv
 		/usr/bin/time -f "numpy: %e s, %M KiB" $(PY) Benchmarks/peers/features_numpy.py $(WORKLOAD) $(WORKLOAD_ARGS); \
 	done
 
-# The same with every section-7 family on (sonde's options; the peer's spelling differs
-# only in --features-extra). The peer's librosa comes from Tests/requirements.txt.
+# The same with every family of docs/features.md section 7 on (sonde's options; the peer's
+# spelling differs only in --features-extra). The peer's librosa comes from Tests/requirements.txt.
 FAMILY_NAMES := spectral_flux,velocity_rms,envelope_rms,envelope_frequency,level_a,level_c
 FAMILY_ARGS := --rate 51200 --channels 2 --filter highpass:10:4 --bands 0-1000,1000-5000,5000-20000,third-octave --mel 40 --mfcc 13
 bench-peers-families: build test-venv

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""The FEATURES.md feature set (sections 4-5: every feature, THD/SNR, band powers) in
+"""The feature set of docs/features.md sections 4-5 (every feature, THD/SNR) and band powers in
 vectorised numpy/scipy, as a peer for sonde's throughput on the same raw file.
 
     python3 Benchmarks/peers/features_numpy.py FILE --rate 51200 --channels 2 \\
         --filter highpass:10:4 --bands 0-1000,1000-5000,5000-20000 [--window 1024 --hop 512]
     python3 Benchmarks/peers/features_numpy.py FILE ... --check   # agrees with Tests/Fixtures/reference.py?
 
-With sonde's section-7 options (`--mel M --mfcc C --features-extra spectral_flux,...
---bands ...,third-octave --velocity-band LO-HI --reference R`) it also computes the
-feature families of FEATURES.md section 7 the same vectorised way: librosa's mel filters
+With sonde's options of docs/features.md section 7 (`--mel M --mfcc C --features-extra
+spectral_flux,... --bands ...,third-octave --velocity-band LO-HI --reference R`) it also
+computes those feature families the same vectorised way: librosa's mel filters
 as one matrix product per batch, the MFCC's DCT-II as another, scipy.signal.hilbert over
 the batch for the envelope, flux against the previous row (carried between batches).
 
@@ -58,7 +58,7 @@ FEATURES = (
 
 
 def design(spec: str, fs: float) -> np.ndarray:
-    """Second-order sections of one `--filter` stage (FEATURES.md section 2)."""
+    """Second-order sections of one `--filter` stage (docs/features.md section 2)."""
     parts = spec.split(":")
     kind = parts[0]
     if kind == "dc":
@@ -83,7 +83,7 @@ def parse_bands(text: str | None) -> list[tuple[float, float]]:
 
 
 def octave_bands(kind: str, fs: float, n: int) -> list[tuple[str, float, float]]:
-    """IEC 61260-1 base-10 bands between df and fs/2 (FEATURES.md section 7)."""
+    """IEC 61260-1 base-10 bands between df and fs/2 (docs/features.md section 7)."""
     step = 3 if kind == "octave" else 1
     out = []
     for x in range(-200, 201):
@@ -153,13 +153,13 @@ class Extractor:
         self.previous: np.ndarray | None = None  # |X| of the channel's previous frame (flux)
 
     def features(self, frames: np.ndarray) -> np.ndarray:
-        """(B, N) frames -> (B, columns) values, in FEATURES.md order."""
+        """(B, N) frames -> (B, columns) values, in docs/features.md order."""
         n, half, df = self.n, self.half, self.df
         b = frames.shape[0]
         out = np.empty((b, self.width))
         rows = np.arange(b)
 
-        # ---- time domain (section 4)
+        # ---- time domain (docs/features.md section 4)
         hi = frames.max(axis=1)
         lo = frames.min(axis=1)
         flat = hi == lo
@@ -180,7 +180,7 @@ class Extractor:
         out[:, 0], out[:, 1], out[:, 2], out[:, 3], out[:, 4] = mean, rms, np.sqrt(m2), peak, hi - lo
         out[:, 8] = np.count_nonzero(signs[:, 1:] != signs[:, :-1], axis=1) / (n - 1)
 
-        # ---- spectrum (section 5): one batched rfft
+        # ---- spectrum (docs/features.md section 5): one batched rfft
         x = np.fft.rfft(frames * self.w, axis=1)
         if flat.any():  # the exact DFT of a constant
             c = frames[flat, 0]
@@ -382,7 +382,7 @@ def write_csv(path: str, per_channel: list[np.ndarray], fs: float, hop: int, ban
 
 def check(samples: np.ndarray, fs: float, n: int, hop: int, filters: list[str], bands, families: Families) -> int:
     """Compares the first frames (plus a flat and a zero stretch) with reference.py's features()
-    and, for section 7, reference_families.py's family_values()."""
+    and, for docs/features.md section 7, reference_families.py's family_values()."""
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.join(here, "..", "..", "Tests", "Fixtures"))
     import reference  # noqa: E402  (the independent numpy/scipy/librosa reference)
@@ -410,7 +410,7 @@ def check(samples: np.ndarray, fs: float, n: int, hop: int, filters: list[str], 
                 got = float(got_row[j])
                 if name in rec:
                     want, allowed = rec[name], reference.tolerance(name, rec[name], rec, fs)
-                else:  # section 7: the floors of FEATURES.md's table, loosely (1e-6 relative + 1e-6)
+                else:  # docs/features.md section 7's columns: loosely, 1e-6 relative + 1e-6
                     want = float(section7[channel][name][rec["frame"]])
                     allowed = 1e-6 * abs(want) + 1e-6 * (1 if not name.startswith("envelope_freq") else fs)
                 compared += 1
@@ -419,7 +419,7 @@ def check(samples: np.ndarray, fs: float, n: int, hop: int, filters: list[str], 
                     if problems <= 20:
                         print(f"  {label}: {rec['channel']} frame {rec['frame']} {name}: got {got!r} want {want!r}")
         print(f"check ({label}): {len(records)} records, {compared} values compared with reference.py")
-    print("check: all values within FEATURES.md tolerances" if problems == 0 else f"check: {problems} values out of tolerance")
+    print("check: all values within docs/features.md tolerances" if problems == 0 else f"check: {problems} values out of tolerance")
     return 1 if problems else 0
 
 
@@ -452,7 +452,7 @@ def main() -> int:
     ap.add_argument("--bands", help="LO-HI,... in Hz, and octave, third-octave")
     ap.add_argument("--mel", type=int, help="mel band levels, as sonde's --mel")
     ap.add_argument("--mfcc", type=int, help="MFCCs, as sonde's --mfcc")
-    ap.add_argument("--features-extra", default="", help="section-7 names: " + ",".join(NAMED))
+    ap.add_argument("--features-extra", default="", help="the names of docs/features.md section 7: " + ",".join(NAMED))
     ap.add_argument("--velocity-band", default="10-1000")
     ap.add_argument("--reference", type=float, default=1.0)
     ap.add_argument("--block", type=int, default=256, help="frames per batched rfft; 0 = a whole channel at once")

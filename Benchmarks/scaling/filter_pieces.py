@@ -4,7 +4,7 @@
 Filters a signal the way pieces side by side would: the state at each piece's start rebuilt
 from the samples just before it (scipy's sosfilt from zero state over a warm-up long enough
 that the carried state's weight, ||A^n||, is under 2^-64), then compares every frame's
-`mean` with one pass of sosfilt, against FEATURES.md's tolerance for `mean`
+`mean` with one pass of sosfilt, against docs/features.md's tolerance for `mean`
 (1e-4 * |mean| + 1e-9 * the frame's peak). Independent of sonde: numpy and scipy only.
 
     .build/test-venv/bin/python Benchmarks/scaling/filter_pieces.py

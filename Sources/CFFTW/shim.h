@@ -1,6 +1,6 @@
 #ifndef SONDE_CFFTW_SHIM_H
 #define SONDE_CFFTW_SHIM_H
-// Double-precision FFTW only: FEATURES.md requires Double throughout.
+// Double-precision FFTW only: docs/features.md requires Double throughout.
 #include <fftw3.h>
 
 // fftw_version is an array of unknown size, which Swift cannot import.

@@ -2,7 +2,7 @@ public import SondeCore
 public import SondeIO
 public import SondePipeline
 
-/// Writes each input's averaged spectrum (FEATURES.md section 8) once its last frame has
+/// Writes each input's averaged spectrum (docs/features.md section 8) once its last frame has
 /// gone through the averager: the sink of `sonde spectrum`. Records are not written.
 public final class SpectrumSink: PipelineSink {
     private let averager: SpectrumAverager

@@ -43,7 +43,7 @@ public struct Band: Sendable, Hashable {
                 bands.append(band)
             }
         }
-        // Columns follow FEATURES.md section 7's order, whatever the user's.
+        // Columns follow docs/features.md section 7's order, whatever the user's.
         return (bands, OctaveBandSet.allCases.filter(sets.contains))
     }
 
@@ -62,7 +62,7 @@ public struct Band: Sendable, Hashable {
         return Band(low: low, high: high)
     }
 
-    /// FEATURES.md section 5: `0 <= LO < HI <= fs/2`.
+    /// docs/features.md section 7: `0 <= LO < HI <= fs/2`.
     public func validate(sampleRate: Double) throws {
         guard low >= 0, low < high, high <= sampleRate / 2 else {
             throw SondeError(

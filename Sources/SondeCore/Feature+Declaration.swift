@@ -1,5 +1,5 @@
 extension Feature {
-    /// This feature's declaration (FEATURES.md sections 4 and 5). The switch is
+    /// This feature's declaration (docs/features.md sections 4 and 5). The switch is
     /// exhaustive: a new case does not compile until it is declared here.
     public var declaration: FeatureDeclaration {
         func declare(
@@ -102,7 +102,7 @@ extension FeatureDeclaration {
         definition: "Σ P[k]·df over LO <= f[k] < HI, f[k] = k·fs/N; LO and HI in shortest form (band_power:12.5-40)",
         reference: Feature.periodogram, input: .spectrum, request: .byOption("--bands LO-HI,..."), tolerance: .power)
 
-    /// The keys every record starts with (FEATURES.md sections 3 and 6); `file` only with
+    /// The keys every record starts with (docs/features.md sections 3 and 6); `file` only with
     /// several inputs.
     public static let recordKeys: [FeatureDeclaration] = [
         key("file", "text", "the input's path as given; only with several inputs", .exact),

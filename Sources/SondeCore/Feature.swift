@@ -1,4 +1,4 @@
-/// The per-window features of FEATURES.md sections 4 and 5, in the order of that page,
+/// The per-window features of docs/features.md sections 4 and 5, in the order of that page,
 /// which is also their default column order. Raw values are the column names.
 public enum Feature: String, CaseIterable, Sendable, Hashable {
     case mean, rms, std, peak

@@ -39,7 +39,7 @@ public struct FeatureDeclaration: Sendable {
     public var column: Column
     /// The unit, in words (`Hz`, `input unit²/Hz · Hz`, `dB re R`).
     public var unit: String
-    /// The formula, in FEATURES.md's notation.
+    /// The formula, in docs/features.md's notation.
     public var definition: String
     /// The independent implementation the reference tests compare with.
     public var reference: String

@@ -1,5 +1,5 @@
 /// The sample values and rates sonde measures: inside these, every feature of
-/// FEATURES.md sections 4-5 is a finite Double for any window, hop and filter.
+/// docs/features.md sections 4-5 is a finite Double for any window, hop and filter.
 ///
 /// Beyond them a frame's power spectrum overflows: |X|² reaches 1e308 for samples near
 /// 1e148 at N = 2^20 (1e153 at N = 16), and the PSD divides by the rate. Samples are

@@ -1,4 +1,4 @@
-/// How closely a column agrees with its reference (FEATURES.md "Reference checks"):
+/// How closely a column agrees with its reference (docs/features.md, "Reference checks"):
 /// `|got - want| <= relative·|want| + coefficient·scale`, the scale taken from the frame's
 /// own record, so the bound follows the signal's units and size.
 public enum ToleranceClass: Sendable, CaseIterable {
@@ -42,7 +42,7 @@ public enum ToleranceClass: Sendable, CaseIterable {
         /// 1 + max_j |mel_j| over the frame's mel levels.
         case melLevels
 
-        /// How FEATURES.md writes it.
+        /// How docs/features.md writes it.
         public var symbol: String {
             switch self {
             case .one: "1"
@@ -73,7 +73,7 @@ public enum ToleranceClass: Sendable, CaseIterable {
         }
     }
 
-    /// The bound as FEATURES.md writes it, `1e-4·|ref| + 1e-9·A`, for the docs.
+    /// The bound as docs/features.md writes it, `1e-4·|ref| + 1e-9·A`, for the docs.
     public var text: String {
         guard let bound else { return "exact" }
         let floor = Self.powerOfTen(bound.coefficient) + (bound.scale == .one ? "" : "·\(bound.scale.symbol)")

@@ -1,9 +1,9 @@
 import SondeCore
 
-/// The check that keeps NaN and infinity out of every output (FEATURES.md section 6):
+/// The check that keeps NaN and infinity out of every output (docs/features.md section 6):
 /// run by the worker on a job's values right after extraction, before they are encoded.
 ///
-/// Inside `SampleLimits` no feature of FEATURES.md overflows, so this fires only where
+/// Inside `SampleLimits` no feature of docs/features.md overflows, so this fires only where
 /// something else does (an extreme filter or family option); the run then stops with an
 /// error naming the input, channel, frame and column rather than writing `inf`.
 enum FiniteValues {

@@ -1,6 +1,6 @@
 public import SondeCore
 
-/// Consecutive frames' one-sided density PSD `P[k]` (FEATURES.md section 5) of one channel
+/// Consecutive frames' one-sided density PSD `P[k]` (docs/features.md section 5) of one channel
 /// of one input. `power` points into the graph's buffers: valid only during
 /// `SpectrumTap.receive`; copy what you keep.
 public struct FrameSpectra {
@@ -11,7 +11,7 @@ public struct FrameSpectra {
     public var format: StreamFormat
     /// The channel's index in `format.channelNames`.
     public var channel: Int
-    /// The index of the first frame (section 3).
+    /// The index of the first frame (docs/features.md section 3).
     public var firstFrame: Int
     public var frameCount: Int
     /// N/2 + 1 bins per frame, bin k at `k * sampleRate / frameLength` Hz.

@@ -4,9 +4,9 @@ import SondeDSP
 extension PipelineSettings {
     /// The settings as the JSON object that outputs carry (Parquet's `sonde.settings`, a
     /// saved measurement's settings): the sonde version, framing, filters, features and
-    /// bands; with `rate`, the rate and, when a section-7 family is on, its columns and
-    /// options; then `extra` (what a command adds, such as a capture's duration). Keys
-    /// sorted, so the text is the same for the same settings.
+    /// bands; with `rate`, the rate and, when a family of docs/features.md section 7 is on,
+    /// its columns and options; then `extra` (what a command adds, such as a capture's
+    /// duration). Keys sorted, so the text is the same for the same settings.
     public func json(rate: Double? = nil, version: String, extra: [JSONValue.Member] = []) -> JSONValue {
         var members: [JSONValue.Member] = [
             .init("bands", .strings(bands.map(\.columnName))),

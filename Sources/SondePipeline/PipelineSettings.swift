@@ -13,7 +13,7 @@ public struct PipelineSettings: Sendable {
     public var filters: [FilterSpec]
     public var features: [Feature]
     public var bands: [Band]
-    /// The optional families of FEATURES.md section 7.
+    /// The optional families of docs/features.md section 7.
     public var families: FamilyOptions
 
     /// - Throws: `SondeError(.invalidArgument)` for a window that is not a power of two in

@@ -1,7 +1,7 @@
 public import SondeCore
 import Synchronization
 
-/// Welch's averaged spectrum of every input and channel (FEATURES.md section 8): the mean
+/// Welch's averaged spectrum of every input and channel (docs/features.md section 8): the mean
 /// of `P[k]` over all complete frames, summed as the frames come through the graph's
 /// spectrum tap, so it costs one pass and `channels x (N/2 + 1)` numbers per input.
 public final class SpectrumAverager: SpectrumTap {

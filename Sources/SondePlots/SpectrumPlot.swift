@@ -49,7 +49,7 @@ public struct SpectrumPlot: Sendable {
     }
 
     /// The dominant peak: the strongest bin from bin 2 on (bins 0 and 1 hold the window's DC
-    /// leakage, as FEATURES.md's `dominant_frequency`), refined by a parabola through the
+    /// leakage, as docs/features.md's `dominant_frequency`), refined by a parabola through the
     /// log powers around it; nil when every such bin is 0.
     public var dominantPeak: (frequency: Double, power: Double)? {
         guard power.count > 2 else { return nil }

@@ -4,7 +4,7 @@ public import SondePlots
 import Synchronization
 
 /// The spectra a report draws, gathered from the graph's spectrum tap in one pass: per
-/// input and channel the Welch sum (FEATURES.md section 8) and a bounded `Spectrogram`.
+/// input and channel the Welch sum (docs/features.md section 8) and a bounded `Spectrogram`.
 public final class ReportSpectra: SpectrumTap {
     /// One input's spectra.
     public struct Input: Sendable {

@@ -151,7 +151,7 @@ struct ReportCommand: AsyncParsableCommand {
         }
         if let band = pipeline.velocityBand { rows.append(("--velocity-band", band)) }
         if let reference = pipeline.reference { rows.append(("--reference", reference.compactDescription)) }
-        rows.append(("Contract", "FEATURES.md (every number's definition)"))
+        rows.append(("Definitions", "docs/features.md of sonde's repository (every number's definition)"))
         return rows
     }
 }

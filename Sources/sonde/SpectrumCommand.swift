@@ -13,12 +13,12 @@ struct SpectrumCommand: AsyncParsableCommand {
         commandName: "spectrum",
         abstract: "Averaged power spectrum (Welch) of each input and channel.",
         discussion: """
-            The mean over every complete window of the one-sided density PSD P[k] (FEATURES.md \
-            sections 5 and 8; scipy.signal.welch with window='hann', nperseg=N, \
-            noverlap=N-H, detrend=False): one row per frequency bin, `frequency` in Hz then one \
-            column per channel in units²/Hz. Windows, hop and filters as in `sonde process`; \
-            inputs as there. Several inputs give one table with a leading `file` column. An \
-            input shorter than one window is an error.
+            The mean over every complete window of the one-sided density PSD P[k] \
+            (docs/features.md sections 5 and 8, in sonde's repository; scipy.signal.welch with \
+            window='hann', nperseg=N, noverlap=N-H, detrend=False): one row per frequency bin, \
+            `frequency` in Hz then one column per channel in units²/Hz. Windows, hop and \
+            filters as in `sonde process`; inputs as there. Several inputs give one table with a \
+            leading `file` column. An input shorter than one window is an error.
 
             Examples:
               # The spectrum of a WAV file, 4096-sample windows, CSV to the terminal

@@ -9,6 +9,13 @@
 - No tracked file names a folder of the machine it was written on (its work folder, root's
   home) or the folder of shared notes beside the repository, which a clone does not have.
 - README.md stays a guide: under 10 KB.
+- docs/features.md is the one reference for what every number means. No tracked file
+  names the team's contract outside the repository (its capitalised file name), and
+  every citation of the page names a section it has: `docs/features.md section 5`,
+  `docs/features.md sections 4-5`, `docs/features.md, "Reference checks"`. Elsewhere
+  a bare "section N" (or "section-N", or a section sign and N) is refused too: a reader
+  could not tell which page it means. Another spec's sections say whose ("PNG spec,
+  section N"), and a filter's second-order sections read "section N has".
 - The dependency diagram in docs/architecture.md (a Mermaid flowchart, one arrow per
   import) draws exactly the imports of the package's targets, and Package.swift declares
   exactly those dependencies: each disagreement is named by its edge.
@@ -25,6 +32,85 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LINK = re.compile(r"(!?)\[[^\]]*\]\(([^)\s]+)\)")
 # Assembled from pieces so that this file does not match itself.
 MACHINE_PATHS = re.compile("|".join(re.escape(path) for path in ("/" + "work/", "/" + "root/", "../" + "shared")))
+
+
+# The reference page and how files cite it (issue 43).
+FEATURES_PAGE = "docs/features.md"
+# The page and the code that writes its text cite its sections as "section N".
+SELF_CITING = {FEATURES_PAGE, "Tests/SondeDSPTests/FeatureReferencePage.swift"}
+# The contract's capitalised name, assembled so that this file does not match itself.
+OUTSIDE_CONTRACT = re.compile(r"\b" + "FEATURES" + r"\.md")
+# Between the words of a citation: spaces, or a line break with the next line's comment
+# marker (a pointer may wrap inside a comment, a docstring or a Swift string).
+GAP = r"(?:[ \t]*\\?\n[ \t]*(?:///|//|#|\*|--)?[ \t]*|[ \t]+)"
+NUMBERS = r"\d+(?:(?:[ \t]*[-\u2013][ \t]*|,[ \t]*|,?[ \t]+(?:and|or|to)[ \t]+)\d+)*"
+CITED_NUMBERS = re.compile(rf"features\.md{GAP}sections?{GAP}({NUMBERS})")
+CITED_NAME = re.compile(rf'features\.md,{GAP}"([^"\n]+)"')
+BARE_NUMBERS = re.compile(rf"(?:\u00a7[ \t]*|\bsections?[ \t-])({NUMBERS})\b")
+OTHER_SECTIONS = re.compile(r"PNG spec, section \d|\bsection \d+ has\b")
+
+
+def page_sections() -> tuple[set[int], set[str]]:
+    """docs/features.md's section numbers ("## 5. Spectral features") and heading texts."""
+    numbers: set[int] = set()
+    names: set[str] = set()
+    in_code = False
+    with open(os.path.join(ROOT, FEATURES_PAGE), encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("```"):
+                in_code = not in_code
+            elif not in_code and line.startswith("#"):
+                heading = line.lstrip("#").strip()
+                names.add(heading)
+                numbered = re.match(r"(\d+)\.\s+(.*)", heading)
+                if numbered:
+                    numbers.add(int(numbered.group(1)))
+                    names.add(numbered.group(2))
+    return numbers, names
+
+
+def cited_numbers(text: str) -> list[int]:
+    """The section numbers a citation's list names, every one of a range "2-5"."""
+    found: list[int] = []
+    for low, high in re.findall(r"(\d+)(?:[ \t]*[-\u2013][ \t]*(\d+))?", text):
+        found += range(int(low), max(int(low), int(high or low)) + 1)
+    return found
+
+
+def check_citations(name: str, text: str, sections: tuple[set[int], set[str]], problems: list[str]) -> None:
+    """The contract's name, and citations of docs/features.md's sections, in one tracked file."""
+    numbers, names = sections
+
+    def line_of(position: int) -> int:
+        return text.count("\n", 0, position) + 1
+
+    for match in OUTSIDE_CONTRACT.finditer(text):
+        problems.append(
+            f"{name}:{line_of(match.start())}: names {match.group()}, which is not in the repository; "
+            f"cite {FEATURES_PAGE} section N"
+        )
+    cited: list[tuple[int, int]] = []
+    for match in CITED_NUMBERS.finditer(text):
+        cited.append(match.span(1))
+        for number in cited_numbers(match.group(1)):
+            if number not in numbers:
+                problems.append(f"{name}:{line_of(match.start())}: cites {FEATURES_PAGE} section {number}, which it lacks")
+    for match in CITED_NAME.finditer(text):
+        if match.group(1) not in names:
+            problems.append(f"{name}:{line_of(match.start())}: cites {FEATURES_PAGE}, \"{match.group(1)}\", which it lacks")
+    exempt = [match.span() for match in OTHER_SECTIONS.finditer(text)]
+    for match in BARE_NUMBERS.finditer(text):
+        if any(start <= match.start(1) < end for start, end in cited + exempt):
+            continue
+        if name in SELF_CITING:  # the page citing itself
+            for number in cited_numbers(match.group(1)):
+                if number not in numbers:
+                    problems.append(f"{name}:{line_of(match.start())}: cites its own section {number}, which it lacks")
+        else:
+            problems.append(
+                f"{name}:{line_of(match.start())}: '{match.group().strip()}' does not say which page; "
+                f"cite {FEATURES_PAGE} section N"
+            )
 
 
 def tracked_files() -> list[str]:
@@ -187,16 +273,19 @@ def check_dependencies(problems: list[str]) -> None:
 def main() -> int:
     problems: list[str] = []
     files = tracked_files()
+    sections = page_sections()
     for name in files:
         if name.endswith(".md"):
             check_links(name, problems)
         try:
             with open(os.path.join(ROOT, name), encoding="utf-8") as fh:
-                for number, line in enumerate(fh, 1):
-                    if MACHINE_PATHS.search(line):
-                        problems.append(f"{name}:{number}: names a path outside the repository: {line.strip()[:100]}")
+                text = fh.read()
         except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
             continue  # binary fixtures; a file deleted but not yet committed
+        for number, line in enumerate(text.split("\n"), 1):
+            if MACHINE_PATHS.search(line):
+                problems.append(f"{name}:{number}: names a path outside the repository: {line.strip()[:100]}")
+        check_citations(name, text, sections, problems)
     check_dependencies(problems)
     size = os.path.getsize(os.path.join(ROOT, "README.md"))
     if size >= 10_000:

@@ -36,7 +36,7 @@ def feats(x, fs, **kw):
     return ref.frame_features(np.asarray(x, dtype=float)[None, :], fs, ref.PAGE_FEATURES, **kw)
 
 
-# ---------------------------------------------------------------- numpy re-derivation of §5
+# ---------------------------------------------- numpy re-derivation of docs/features.md section 5
 
 
 def numpy_spectral(x: np.ndarray, fs: float) -> dict[str, float]:

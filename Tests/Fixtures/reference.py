@@ -118,11 +118,11 @@ def parse_bands(text: str) -> list[tuple[float, float]]:
     return bands
 
 
-# --------------------------------------------------------------------------- filters (§2)
+# ------------------------------------------------------------ filters (docs/features.md section 2)
 
 
 def design_filter(spec: str, fs: float) -> np.ndarray:
-    """Second-order sections for one filter stage spec (FEATURES.md §2)."""
+    """Second-order sections for one filter stage spec (docs/features.md section 2)."""
 
     def bad(why: str) -> SondeError:
         return SondeError("invalid_filter", f"filter stage '{spec}': {why}")
@@ -192,7 +192,7 @@ def apply_filters(x: np.ndarray, fs: float, specs: Sequence[str]) -> np.ndarray:
     return y
 
 
-# --------------------------------------------------------------------------- features (§4, §5)
+# ------------------------------------------------------- features (docs/features.md sections 4, 5)
 
 
 def _spectra(frames: np.ndarray, flat: np.ndarray) -> np.ndarray:
@@ -337,7 +337,7 @@ def frame_features(frames: np.ndarray, fs: float, feature_list: Sequence[str] = 
 
 
 def thd_groups(k1: float, n: int) -> tuple[list[int], list[list[int]]]:
-    """Fundamental bins and the harmonic groups that fit (page §5, thd)."""
+    """Fundamental bins and the harmonic groups that fit (docs/features.md section 5, thd)."""
     half = n // 2
     r = round_half_away(k1)
     fund = [b for b in range(r - 2, r + 3) if 0 <= b <= half]
@@ -424,7 +424,7 @@ def columns_for(feature_list: Sequence[str] | None, bands: Sequence[tuple[float,
     return (["file"] if multi_file else []) + cols
 
 
-# --------------------------------------------------------------------------- CSV output (§6)
+# --------------------------------------------------------- CSV output (docs/features.md section 6)
 
 
 def csv_field(v) -> str:
@@ -450,7 +450,7 @@ def write_csv(records: Sequence[dict], out, columns: Sequence[str] | None = None
         out.write(",".join(csv_field(rec[c]) for c in columns) + "\n")
 
 
-# --------------------------------------------------------------------------- input (§1)
+# -------------------------------------------------------------- input (docs/features.md section 1)
 
 
 def _csv_rows(text: str, path: str):
@@ -513,7 +513,7 @@ def _csv_rows(text: str, path: str):
 
 
 def read_csv(path: str, rate: float | None = None, display_path: str | None = None):
-    """(samples_2d, fs, time_offset, channel_names) per FEATURES.md §1."""
+    """(samples_2d, fs, time_offset, channel_names) per docs/features.md section 1."""
     name = display_path or path
     with open(path, "r", encoding="utf-8", newline="") as fh:
         text = fh.read()

@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""Independent numpy/scipy/librosa reference for FEATURES.md section 7 (feature families),
+"""Independent numpy/scipy/librosa reference for docs/features.md section 7 (feature families),
 and the generator of its fixtures.
 
     python3 Tests/Fixtures/reference_families.py
 
 Writes, relative to this directory (deterministic; a rerun reproduces identical files):
   families/inputs/NAME.f32le   interleaved float32 samples
-  families/expected/NAME.csv   the records FEATURES.md sections 5 and 7 define for them
+  families/expected/NAME.csv   the records docs/features.md sections 5 and 7 define for them
   families_cases.json          [{name, description, inputs, args, expected, fs, window, velocity_low}]
 
-Every section-7 number is computed here from the page alone, with the named references
-(librosa.filters.mel, librosa.power_to_db, librosa.feature.mfcc, scipy.signal.hilbert),
-never from sonde.  Filters, framing and flat frames come from reference.py (sections 2-5).
+Every number of docs/features.md section 7 is computed here from the page alone, with the
+named references (librosa.filters.mel, librosa.power_to_db, librosa.feature.mfcc,
+scipy.signal.hilbert), never from sonde.  Filters, framing and flat frames come from
+reference.py (docs/features.md sections 2-5).
 The generator refuses cases where a checked value sits on a knife-edge: an envelope
 argmax within 1e-9 of a tie, or envelope_frequency asked for on a frame the page exempts
 (sum Pe below 1e-12 of N * sum env^2).
@@ -37,7 +38,7 @@ NAMED = ["spectral_flux", "velocity_rms", "envelope_rms", "envelope_frequency", 
 MANTISSAS = [1, 1.25, 1.6, 2, 2.5, 3.15, 4, 5, 6.3, 8]
 
 
-# ------------------------------------------------------------------ section 7 definitions
+# ---------------------------------------------------- docs/features.md section 7 definitions
 
 
 def weight_a(f: np.ndarray) -> np.ndarray:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference averaged spectra for `sonde spectrum` (FEATURES.md section 8), from scipy.
+"""Reference averaged spectra for `sonde spectrum` (docs/features.md section 8), from scipy.
 
     python3 Tests/Fixtures/reference_spectrum.py
 

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import _SondeTestSupport
 
-/// The section-7 options on the command line: byte-identical output however frames are
-/// split, flux restarting at each input, and every invalid value refused before output.
+/// The options of docs/features.md section 7 on the command line: byte-identical output
+/// however frames are split, flux restarting at each input, and every invalid value refused
+/// before output.
 @Suite struct FamilyCommandTests {
     /// Two channels at 8 kHz, 12,000 samples: 184 frames of 256 per channel, two jobs each.
     static let input = [
@@ -79,7 +80,8 @@ import _SondeTestSupport
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
-    /// Every section-7 option and name appears in `--help` of each command that measures.
+    /// Every option and name of docs/features.md section 7 appears in `--help` of each
+    /// command that measures.
     @Test(arguments: ["process", "stream", "bench"])
     func helpListsTheFamilies(_ command: String) throws {
         let help = try SondeBinary.run([command, "--help"]).stdout

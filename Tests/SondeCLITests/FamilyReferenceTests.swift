@@ -3,7 +3,7 @@ import Testing
 import _SondeTestSupport
 
 /// One case of `Tests/Fixtures/families_cases.json`: an input and `sonde process` options
-/// asking for section-7 families, with the records `reference_families.py`
+/// asking for the families of docs/features.md section 7, with the records `reference_families.py`
 /// (numpy/scipy/librosa) computed for them.
 struct FamilyCase: Decodable, CustomTestStringConvertible, Sendable {
     var name: String
@@ -27,8 +27,9 @@ struct FamilyCase: Decodable, CustomTestStringConvertible, Sendable {
 }
 
 @Suite struct FamilyReferenceTests {
-    /// Every section-7 column agrees with the reference within FEATURES.md's tolerances,
-    /// with the same columns in the same order.
+    /// Every column of docs/features.md section 7 agrees with the reference within the
+    /// tolerances of docs/features.md, "Reference checks", with the same columns in the same
+    /// order.
     @Test(arguments: try FamilyCase.all())
     func processMatchesReference(_ testCase: FamilyCase) throws {
         try expectProcessMatchesReference(

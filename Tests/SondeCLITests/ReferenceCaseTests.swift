@@ -25,7 +25,7 @@ struct ReferenceCase: Decodable, CustomTestStringConvertible, Sendable {
 }
 
 @Suite struct ReferenceCaseTests {
-    /// Every case agrees with the reference record for record, within FEATURES.md's tolerances.
+    /// Every case agrees with the reference record for record, within docs/features.md's tolerances.
     @Test(arguments: try ReferenceCase.all())
     func processMatchesReference(_ testCase: ReferenceCase) throws {
         let result = try expectProcessMatchesReference(

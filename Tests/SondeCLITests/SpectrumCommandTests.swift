@@ -18,7 +18,7 @@ struct SpectrumCase: Decodable, CustomTestStringConvertible, Sendable {
 }
 
 @Suite struct SpectrumCommandTests {
-    /// The averaged spectrum agrees with scipy's Welch estimate bin for bin: FEATURES.md's
+    /// The averaged spectrum agrees with scipy's Welch estimate bin for bin: docs/features.md's
     /// rule for powers, 1e-4 relative plus 1e-9 of the channel's total power.
     @Test(arguments: try SpectrumCase.all())
     func spectrumMatchesWelch(_ testCase: SpectrumCase) throws {

@@ -5,7 +5,7 @@ import _SondeTestSupport
 @testable import SondeCore
 
 /// Records print numbers with `ShortestDecimal`, not `Double.description`, for speed;
-/// FEATURES.md asks for the shortest text that reads back to the same Double, and we
+/// docs/features.md asks for the shortest text that reads back to the same Double, and we
 /// promise `description`'s spelling of it. These tests hold the two together byte for byte
 /// (and check the round trip) over the values where a shortest-digits algorithm goes
 /// wrong: interval ends at powers of two, exact powers of ten, ties, subnormals, every

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SondeDSP
 
-/// Family options: the invalid values FEATURES.md section 7 and the issue name are refused
+/// Family options: the invalid values docs/features.md section 7 and the issue name are refused
 /// with the option in the message; IEC 61260-1's nominal band names.
 @Suite struct FamilyOptionTests {
     static func options(

@@ -83,7 +83,7 @@ import _SondeTestSupport
     }
 }
 
-/// FEATURES.md section 7's order of the single-valued features.
+/// docs/features.md section 7's order of the single-valued features.
 private enum NamedOrder {
     static let expected = ["spectral_flux", "velocity_rms", "envelope_rms", "envelope_frequency", "level_a", "level_c"]
 }

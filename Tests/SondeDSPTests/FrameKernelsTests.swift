@@ -122,7 +122,7 @@ struct FrameKernelsTests {
             if integers {
                 #expect(got == want, "trial \(trial)")
             } else if got != want {
-                // Only a near-tie may differ, and then by one bin (FEATURES.md accepts either).
+                // Only a near-tie may differ, and then by one bin (docs/features.md accepts either).
                 let running = values.prefix(min(got, want) + 1).reduce(0, +)
                 #expect(abs(running - threshold) <= 1e-12 * threshold, "trial \(trial): \(got) vs \(want)")
                 #expect(abs(got - want) == 1, "trial \(trial): \(got) vs \(want)")
@@ -187,7 +187,7 @@ struct FrameKernelsTests {
 
     /// The bandwidth comes from Σk²|X| - kc·Σk|X| without a pass around the centroid. That
     /// cancels most for a narrow peak far from DC: a pure tone near Nyquist. Against the
-    /// two-pass definition on the same FFT it must stay within a hundredth of FEATURES.md's
+    /// two-pass definition on the same FFT it must stay within a hundredth of docs/features.md's
     /// floor for the bandwidth (1e-6·fs), at the usual and at a long frame.
     @Test(arguments: [1024, 65536])
     func bandwidthOfANarrowPeakNearNyquist(frameLength: Int) throws {

@@ -25,7 +25,7 @@ struct TimeDomainFeatureTests {
         return values
     }
 
-    /// FEATURES.md section 4 in two plain passes: the mean, then powers of the deviations.
+    /// docs/features.md section 4 in two plain passes: the mean, then powers of the deviations.
     static func twoPass(_ x: [Double]) -> [Double] {
         let n = Double(x.count)
         let mean = x.reduce(0, +) / n

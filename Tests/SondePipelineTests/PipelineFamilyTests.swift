@@ -5,9 +5,9 @@ import Testing
 
 @testable import SondePipeline
 
-/// Every section-7 family through the graph: the same bits as the sequential path (one
-/// extractor per channel, frames in order, flux from the frame it just measured) for any
-/// job size, worker count and ring size, and flux restarting at each input.
+/// Every family of docs/features.md section 7 through the graph: the same bits as the
+/// sequential path (one extractor per channel, frames in order, flux from the frame it just
+/// measured) for any job size, worker count and ring size, and flux restarting at each input.
 @Suite struct PipelineFamilyTests {
     static func settings() throws -> PipelineSettings {
         var families = FamilyOptions()

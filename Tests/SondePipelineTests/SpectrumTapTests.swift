@@ -38,7 +38,7 @@ private final class RecordingTap: SpectrumTap {
 
 @Suite struct SpectrumTapTests {
     /// Calls come in output order whatever the workers' timing, cover every frame once, and
-    /// carry FEATURES.md section 5's P[k] of each frame (checked by a direct DFT), even when
+    /// carry docs/features.md section 5's P[k] of each frame (checked by a direct DFT), even when
     /// no requested feature needs the spectrum.
     @Test(arguments: [1, 3])
     func tapSeesEveryFrameInOutputOrder(jobs: Int) async throws {

@@ -2,15 +2,15 @@ import Foundation
 import SondeCore
 import SondeDSP
 
-/// The reference-check tolerances of FEATURES.md, as each column's declaration states them
-/// (`FeatureCatalog`): `|got - want| <= relative·|want| + coefficient·scale`, the scale
-/// read from the reference record itself.
+/// The tolerances of docs/features.md, "Reference checks", as each column's declaration
+/// states them (`FeatureCatalog`): `|got - want| <= relative·|want| + coefficient·scale`,
+/// the scale read from the reference record itself.
 public enum FeatureTolerance {
     /// Compares one record of sonde's output with the reference record and returns a
     /// description of every column that disagrees or is not declared (empty when all agree).
     /// - Parameters:
     ///   - sampleRate: fs of the input, for the frequency floors.
-    ///   - frameLength: N, for `spectral_flux`'s floor (section 7 columns only).
+    ///   - frameLength: N, for `spectral_flux`'s floor (docs/features.md section 7's columns only).
     ///   - velocityLow: LO of `--velocity-band`, for `velocity_rms`'s floor.
     public static func mismatches(
         columns: [String], got: [String], want: [String], sampleRate: Double, frameLength: Int = 0,

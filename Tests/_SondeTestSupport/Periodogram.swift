@@ -1,6 +1,6 @@
 import Foundation
 
-/// FEATURES.md section 5's `P[k]` by a direct DFT: slow and obviously right, for tests of
+/// docs/features.md section 5's `P[k]` by a direct DFT: slow and obviously right, for tests of
 /// code that draws spectra without sonde's FFT in the loop.
 public enum Periodogram {
     /// `P[k]`, k = 0...N/2, of one frame under the periodic Hann window.

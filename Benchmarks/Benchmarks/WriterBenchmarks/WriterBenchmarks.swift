@@ -6,7 +6,7 @@ import SondeIO
 
 /// Records per second through the CSV and NDJSON writers: 1000 records an iteration
 /// (10 batches of 50 frames × 2 channels, with real feature values of the test signal,
-/// every FEATURES.md feature and 3 bands), so throughput reads as records/s in K.
+/// every docs/features.md feature and 3 bands), so throughput reads as records/s in K.
 ///
 /// Each iteration writes to a new `OutputFile(atomicallyReplacing:)` in a temporary
 /// directory; opening it (and the CSV header) comes before the measured region, the

@@ -2,7 +2,7 @@ public import SondeCore
 public import SondeDSP
 
 /// The workload of issue 6, in one place: 51.2 kHz, N = 1024, H = 512, `highpass:10:4`,
-/// every FEATURES.md feature and three band powers.
+/// every docs/features.md feature and three band powers.
 public enum Workload {
     public static let sampleRate = 51_200.0
     public static let frameLength = 1024

@@ -23,7 +23,7 @@ sonde_greater(sonde_double4 a, sonde_double4 b) {
 }
 
 // Bit i set when lane i is >= 0: -0.0 counts as non-negative, NaN does not, as in
-// FEATURES.md's zero-crossing test.
+// docs/features.md's zero-crossing test.
 static inline __attribute__((always_inline)) unsigned
 sonde_nonnegative_lanes(sonde_double4 v) {
     sonde_bool4 nonnegative = __builtin_convertvector(v >= 0, sonde_bool4);

@@ -1,5 +1,5 @@
 /// Numbers appended to an output buffer in the one spelling sonde writes them everywhere
-/// (records, JSON documents): FEATURES.md section 6.
+/// (records, JSON documents): docs/features.md section 6.
 extension Array where Element == UInt8 {
     /// Shortest text that reads back to the same Double, spelled as Swift's `description`
     /// spells it (`ShortestDecimal`). Non-finite values never reach here: every feature

@@ -1,6 +1,6 @@
 /// The shortest decimal `significand × 10^exponent` that reads back to a given Double, and of
 /// those the closest to it (an exact tie takes the even last digit): the digits of Swift's
-/// `description`, which FEATURES.md section 6 asks records to print.
+/// `description`, which docs/features.md section 6 asks records to print.
 ///
 /// Why not `description` itself: its formatter was 10–14% of a whole run (about 77 ns a
 /// number; docs/performance.md). This is Raffaello Giulietti's Schubfach method ("The Schubfach way to render

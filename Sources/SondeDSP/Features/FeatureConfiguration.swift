@@ -11,7 +11,7 @@ public struct FeatureConfiguration: Sendable, Hashable {
     public let features: [Feature]
     /// The `band_power` columns, after the features.
     public let bands: [Band]
-    /// The optional families of FEATURES.md section 7 (none by default).
+    /// The optional families of docs/features.md section 7 (none by default).
     public let families: FamilyOptions
 
     public static let frameLengthRange = 16...1_048_576
@@ -49,7 +49,7 @@ public struct FeatureConfiguration: Sendable, Hashable {
     }
 
     /// Column names of the values `FeatureExtractor` writes, in order: features, the
-    /// families' columns, band powers, then octave bands (FEATURES.md sections 6 and 7).
+    /// families' columns, band powers, then octave bands (docs/features.md sections 6 and 7).
     /// Made once here: workers ask for the count per job.
     public private(set) var columnNames: [String] = []
 

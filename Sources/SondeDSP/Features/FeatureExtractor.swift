@@ -1,7 +1,7 @@
 import Foundation
 import SondeCore
 
-/// Computes the FEATURES.md measurements of one frame of one channel.
+/// Computes the docs/features.md measurements of one frame of one channel.
 ///
 /// One extractor per worker: it owns its FFT buffers and scratch, so `extract` allocates
 /// nothing. It is not thread-safe; give each concurrent worker its own.
@@ -28,7 +28,8 @@ public final class FeatureExtractor {
     /// ln(N/2 + 1), the entropy's normaliser.
     private let logBinCount: Double
     private let needsMoments: Bool
-    /// The section-7 families asked for, with the column of each one's first value.
+    /// The families of docs/features.md section 7 asked for, with the column of each one's
+    /// first value.
     private let families: [(family: any FeatureFamily, column: Int)]
     /// The column of the first `band_power`.
     private let bandColumn: Int
@@ -55,7 +56,7 @@ public final class FeatureExtractor {
         let n = Double(configuration.frameLength)
         let binCount = configuration.frameLength / 2 + 1
         bandBins = configuration.bands.map { band in
-            // LO <= f[k] < HI with f[k] computed exactly as FEATURES.md states.
+            // LO <= f[k] < HI with f[k] computed exactly as docs/features.md states.
             let bins = (0..<binCount).filter { k in
                 let f = Double(k) * fs / n
                 return band.low <= f && f < band.high
@@ -131,7 +132,7 @@ public final class FeatureExtractor {
         }
     }
 
-    /// The last extracted frame's one-sided density PSD `P[k]`, `k = 0...N/2` (FEATURES.md
+    /// The last extracted frame's one-sided density PSD `P[k]`, `k = 0...N/2` (docs/features.md
     /// section 5, flat frames from their exact spectrum). Valid until the next `extract`,
     /// and only when a feature needs the spectrum or the extractor was made `keepsSpectrum`.
     public var power: UnsafeBufferPointer<Double> { UnsafeBufferPointer(powerStorage) }
@@ -162,7 +163,7 @@ public final class FeatureExtractor {
         return FrameSpectrum(samples: x, squaredMagnitude: s2, magnitude: s, power: p, isFlat: isFlat)
     }
 
-    // MARK: - Time domain (section 4)
+    // MARK: - Time domain (docs/features.md section 4)
 
     /// Fills the time-domain features, writes the windowed frame into the FFT input, and
     /// returns the frame's value if it is flat.
@@ -227,7 +228,7 @@ public final class FeatureExtractor {
             let m3 = r3 - 3 * delta * r2 + 2 * delta * delta * delta
             let m4 = r4 - 4 * delta * r3 + 6 * delta * delta * r2 - 3 * delta * delta * delta * delta
             features.std = m2.squareRoot() / scale
-            // scipy gives up (returns nan) below this; FEATURES.md makes that 0.
+            // scipy gives up (returns nan) below this; docs/features.md makes that 0.
             let limit = 1e-15 * mean * scale
             let degenerate = m2 <= limit * limit
             features.skewness = degenerate ? 0 : m3 / (m2 * m2.squareRoot())
@@ -256,7 +257,7 @@ public final class FeatureExtractor {
         return Double(sign: .plus, exponent: Swift.min(Swift.max(-magnitude.exponent, -1022), 1023), significand: 1)
     }
 
-    // MARK: - Spectrum (section 5)
+    // MARK: - Spectrum (docs/features.md section 5)
 
     /// Fills |X|², |X| and P for every bin, from the FFT of the windowed frame or, for a
     /// flat frame, the exact DFT, and returns the sums the spectral features share.
@@ -299,7 +300,7 @@ public final class FeatureExtractor {
         // digits, where kc and bw are the centroid and bandwidth in bins. A Hann window
         // spreads even a pure tone over three bins (bw >= 0.7), so the worst case is a tone
         // near Nyquist: there the error was at most 8e-14·fs at N = 1024 and 2e-11·fs at
-        // N = 65536 (numpy emulation, 40 tones each), against FEATURES.md's floor of
+        // N = 65536 (numpy emulation, 40 tones each), against docs/features.md's floor of
         // 1e-6·fs. `FrameKernelsTests` holds it to a hundredth of that floor.
         if magnitudeSum > 0 {
             let centroidBin = sums.weightedBins / magnitudeSum
@@ -313,7 +314,7 @@ public final class FeatureExtractor {
 
         // The frame's remaining logarithms in one call of the spectrum's own (libm's three
         // or four were 1.4% of a run, perf): ln E, and ln P around the peak for the
-        // parabola. The 1e-300 floors are FEATURES.md's.
+        // parabola. The 1e-300 floors are docs/features.md's.
         let peakBin = sums.peakBin
         let around = peakBin < nyquist ? SIMD3(p[peakBin - 1], p[peakBin], p[peakBin + 1]) : SIMD3(repeating: 1)
         let logarithms = FrameKernels.logarithm(
@@ -339,7 +340,7 @@ public final class FeatureExtractor {
         measureHarmonics(fundamentalBin: fundamental, into: &features)
     }
 
-    /// THD and SNR from the bin groups of FEATURES.md section 5.
+    /// THD and SNR from the bin groups of docs/features.md section 5.
     private func measureHarmonics(fundamentalBin k1: Double, into features: inout FrameFeatures) {
         guard k1 >= 5 else { return }
         let nyquist = binCount - 1

@@ -6,7 +6,7 @@ import Foundation
 /// Why by hand: without fast-math the compiler may not reorder floating-point sums, so a
 /// plain `for` loop runs one dependent add per sample. Four independent lanes summed at
 /// the end change the rounding order only (results stay within ~1e-15 relative, far
-/// inside FEATURES.md's tolerances) and are deterministic. Where the CPU has FMA, a product
+/// inside docs/features.md's tolerances) and are deterministic. Where the CPU has FMA, a product
 /// added into a lane is one fused operation (`multiplyAdd`), so the `make build` binary and
 /// a portable build differ in the last bits; each is deterministic. Frame lengths are powers of two
 /// of at least 16, so the frame loops (four or eight samples a step) need no tail; the spectrum (N/2 + 1 bins) and the
@@ -380,7 +380,7 @@ extension FrameKernels {
     /// a time, independently of the running total, until a block would reach the threshold;
     /// that block is then scanned bin by bin. The totals round differently from a plain
     /// scan only in the last bits (the answer can change only on a near-tie, which
-    /// FEATURES.md accepts either way), and if that rounding makes the block fall short,
+    /// docs/features.md accepts either way), and if that rounding makes the block fall short,
     /// the scan simply goes on.
     static func firstBin(reaching threshold: Double, runningSumOf values: UnsafePointer<Double>, count: Int) -> Int {
         var running = 0.0

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The periodic Hann window of FEATURES.md section 5, with the two sums the features need.
+/// The periodic Hann window of docs/features.md section 5, with the two sums the features need.
 struct HannWindow {
     let coefficients: [Double]
     /// Σw, for `dominant_amplitude`.

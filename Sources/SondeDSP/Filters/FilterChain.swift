@@ -1,4 +1,4 @@
-/// The filter stages of FEATURES.md section 2, applied in order to one continuous stream.
+/// The filter stages of docs/features.md section 2, applied in order to one continuous stream.
 ///
 /// The stages are run as one cascade of all their sections: feeding stage 1's output into
 /// stage 2 sample by sample is exactly what running the concatenated sections does, so the

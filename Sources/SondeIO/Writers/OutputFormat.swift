@@ -1,4 +1,4 @@
-/// Record formats of FEATURES.md section 6, and Apache Parquet for data pipelines.
+/// Record formats of docs/features.md section 6, and Apache Parquet for data pipelines.
 public enum OutputFormat: String, CaseIterable, Sendable {
     case csv, json, ndjson, parquet
 

@@ -4,7 +4,7 @@ import SondeCore
     import Glibc
 #endif
 
-/// Appending CSV fields and record times to an output buffer in the spellings FEATURES.md
+/// Appending CSV fields and record times to an output buffer in the spellings docs/features.md
 /// section 6 asks for (numbers: `Array+NumberText.swift` in SondeCore).
 extension Array where Element == UInt8 {
     /// An RFC 4180 field: quoted (with doubled quotes) only when it holds `,`, `"`, CR or LF.

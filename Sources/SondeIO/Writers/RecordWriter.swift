@@ -1,6 +1,6 @@
 public import SondeCore
 
-/// Turns record batches into one of the formats of FEATURES.md section 6.
+/// Turns record batches into one of the formats of docs/features.md section 6.
 public protocol RecordWriter: AnyObject {
     /// How this writer turns one record into bytes; the pipeline's workers use it to
     /// encode in parallel. Nil for a columnar format (Parquet), which takes values.

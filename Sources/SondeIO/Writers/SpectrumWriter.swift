@@ -1,6 +1,6 @@
 import SondeCore
 
-/// Writes averaged spectra (FEATURES.md section 8) as a table: one row per frequency bin,
+/// Writes averaged spectra (docs/features.md section 8) as a table: one row per frequency bin,
 /// `frequency` then one column per channel, in CSV or as a JSON array of objects; with
 /// several inputs a leading `file` column, as records have.
 public final class SpectrumWriter {

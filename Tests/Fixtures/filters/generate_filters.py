@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Golden vectors for sonde's filter design and filtering (FEATURES.md section 2).
+"""Golden vectors for sonde's filter design and filtering (docs/features.md section 2).
 
 Writes filters.json next to this script: a seeded input signal, and for each stage spec and
 sample rate the coefficients of scipy.signal.butter(..., output='sos') / iirnotch and the

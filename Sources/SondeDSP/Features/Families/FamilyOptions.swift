@@ -1,6 +1,6 @@
 public import SondeCore
 
-/// What the optional feature families of FEATURES.md section 7 are asked for. The default
+/// What the optional feature families of docs/features.md section 7 are asked for. The default
 /// value asks for nothing.
 public struct FamilyOptions: Sendable, Hashable {
     /// Section-7 features asked for by name in `--features` (`spectral_flux`, `level_a`, ...).
@@ -13,7 +13,7 @@ public struct FamilyOptions: Sendable, Hashable {
     public var velocityBand = Band(low: 10, high: 1000)
     /// `--reference R`, the levels' 0 dB in the input's unit (2e-5 Pa gives dB SPL), > 0.
     public var reference = 1.0
-    /// `--bands octave`, `--bands third-octave`, in FEATURES.md's order.
+    /// `--bands octave`, `--bands third-octave`, in docs/features.md's order.
     public var octaveSets: [OctaveBandSet] = []
 
     public static let melBandRange = 1...256

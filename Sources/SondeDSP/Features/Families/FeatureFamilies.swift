@@ -1,7 +1,7 @@
 import Foundation
 public import SondeCore
 
-/// The registry of optional feature families, in FEATURES.md section 7's column order.
+/// The registry of optional feature families, in docs/features.md section 7's column order.
 /// A new family is one file and one line here.
 public enum FeatureFamilies {
     static var registered: [any FeatureFamily.Type] {
@@ -14,7 +14,8 @@ public enum FeatureFamilies {
     /// Every family's declaration, in column order.
     public static var declarations: [FamilyDeclaration] { registered.map { $0.declaration } }
 
-    /// The section-7 features asked for by name in `--features`, in column order.
+    /// The features of docs/features.md section 7 asked for by name in `--features`, in
+    /// column order.
     public static var namedFeatures: [String] { declarations.flatMap(\.namedFeatures) }
 
     /// The help text of a family option (`--mel`, `--reference`, ...), from its declaration.
@@ -22,14 +23,14 @@ public enum FeatureFamilies {
         declarations.lazy.flatMap(\.options).first { $0.flag == flag }?.help ?? ""
     }
 
-    /// The `--features` word for the whole default set (every section 4-5 feature), so that
-    /// `default,envelope_frequency` adds an optional feature to it.
+    /// The `--features` word for the whole default set (every feature of docs/features.md
+    /// sections 4-5), so that `default,envelope_frequency` adds an optional feature to it.
     public static let defaultSetName = "default"
 
-    /// Parses `--features`: section 4-5 features, section-7 names and `default`, in any mix.
-    /// The list is what the run writes: `envelope_frequency` alone is that one column
-    /// (issue 43: a user who asks for one column expects one), `default` the whole default
-    /// set in its order, and an empty list nothing but the families asked by option.
+    /// Parses `--features`: features of docs/features.md sections 4-5, names of section 7
+    /// and `default`, in any mix. The list is what the run writes: `envelope_frequency`
+    /// alone is that one column (issue 43: a user who asks for one column expects one),
+    /// `default` the whole default set in its order.
     /// - Throws: `SondeError(.invalidArgument)` naming an unknown or repeated feature.
     public static func parseFeatures(_ text: String) throws -> (features: [Feature], names: Set<String>) {
         let named = Set(namedFeatures)

@@ -1,6 +1,6 @@
 import SondeCore
 
-/// One family of optional features (FEATURES.md section 7): its declaration, its columns,
+/// One family of optional features (docs/features.md section 7): its declaration, its columns,
 /// and how it measures a frame from the spectrum the extractor already computed.
 ///
 /// A family is built only when the configuration asks for it, so one that is not asked
