@@ -224,7 +224,7 @@ def make_interleaved():
 def make_bigendian():
     e = ">"
     kinds = ["int32", "float64", "uint64", "int16"]
-    arrays = [values(k, 2 * 5 + 6, salt=20 + i) for i, k in enumerate(kinds)]
+    arrays = [values(k, 2 * 5 + 10, salt=20 + i) for i, k in enumerate(kinds)]
     meta = metadata([
         ("/", raw_index("none", e), {"title": "big"}),
         (channel_path("be"), raw_index("none", e), {}),
@@ -233,9 +233,9 @@ def make_bigendian():
     ], e)
     data = b"".join(contiguous([x[5 * k:5 * k + 5] for x in arrays], e) for k in range(2))
     out = segment(META | RAW | NEW_LIST | BIG_ENDIAN, meta, data)
-    # Segment 1: interleaved, the objects' indexes as before (0), 6 frames.
+    # Segment 1: interleaved, the objects' indexes as before (0): 10 frames, two chunks of 5.
     meta = metadata([(channel_path("be", k), raw_index("same", e), {}) for k in kinds], e)
-    out += segment(META | RAW | INTERLEAVED | BIG_ENDIAN, meta, interleaved([x[10:16] for x in arrays], e))
+    out += segment(META | RAW | INTERLEAVED | BIG_ENDIAN, meta, interleaved([x[10:20] for x in arrays], e))
     write("bigendian.tdms", out)
     return {"be/" + k: arrays[i] for i, k in enumerate(kinds)}
 
