@@ -96,14 +96,21 @@ enum KurtogramFilterBank {
             let window = z + (2 * m + 1)
             var a = SIMD2<Double>.zero
             var d = SIMD2<Double>.zero
+            // h[16 - k] = conj(h[k]): h·x + conj(h)·y = Re h·(x + y) + i·Im h·(x - y), half
+            // the multiplies (g has no such symmetry: Antoni's g drops h[16]).
+            for k in 0..<8 {
+                let x = window[-k]
+                let y = window[k - 16]
+                let sum = x + y
+                let difference = x - y
+                a += taps[k].real * sum + taps[k].imaginary * SIMD2(difference.y, difference.x)
+            }
+            let centre = window[-8]
+            a += taps[8].real * centre + taps[8].imaginary * SIMD2(centre.y, centre.x)
             for k in 0..<16 {
                 let x = window[-k]
-                let swapped = SIMD2(x.y, x.x)
-                a += taps[k].real * x + taps[k].imaginary * swapped
-                d += taps[17 + k].real * x + taps[17 + k].imaginary * swapped
+                d += taps[17 + k].real * x + taps[17 + k].imaginary * SIMD2(x.y, x.x)
             }
-            let x = window[-16]
-            a += taps[16].real * x + taps[16].imaginary * SIMD2(x.y, x.x)
             low[m] = a
             high[m] = m % 2 == 0 ? -d : d
         }
@@ -142,13 +149,23 @@ enum KurtogramFilterBank {
             var s0 = SIMD2<Double>.zero
             var s1 = SIMD2<Double>.zero
             var s2 = SIMD2<Double>.zero
-            for k in 0..<25 {
+            // h_b[24 - k] = conj(h_b[k]): the sum and difference of the pair serve all three
+            // bands (the 60 s, 7-level kurtogram: 0.89-1.00 -> 0.59-0.60 s, back to back).
+            for k in 0..<12 {
                 let x = window[-k]
-                let swapped = SIMD2(x.y, x.x)
-                s0 += taps[k].real * x + taps[k].imaginary * swapped
-                s1 += taps[25 + k].real * x + taps[25 + k].imaginary * swapped
-                s2 += taps[50 + k].real * x + taps[50 + k].imaginary * swapped
+                let y = window[k - 24]
+                let sum = x + y
+                let difference = x - y
+                let swapped = SIMD2(difference.y, difference.x)
+                s0 += taps[k].real * sum + taps[k].imaginary * swapped
+                s1 += taps[25 + k].real * sum + taps[25 + k].imaginary * swapped
+                s2 += taps[50 + k].real * sum + taps[50 + k].imaginary * swapped
             }
+            let x = window[-12]
+            let swapped = SIMD2(x.y, x.x)
+            s0 += taps[12].real * x + taps[12].imaginary * swapped
+            s1 += taps[37].real * x + taps[37].imaginary * swapped
+            s2 += taps[62].real * x + taps[62].imaginary * swapped
             first[m] = s0
             second[m] = s1
             third[m] = s2
