@@ -45,7 +45,7 @@ import _SondeTestSupport
         #expect(alone.rows.dropFirst().contains { $0[flux - 1] != "0.0" })
     }
 
-    /// The list is what is written (issue 43): section-7 names alone are those columns only,
+    /// The list is what is written (issue 43): names of docs/features.md section 7 alone are those columns,
     /// `default` brings the whole default set back, and a default feature with them is kept.
     @Test func featuresAreExactlyTheListed() throws {
         let alone = try SondeBinary.run(["process"] + Self.input + ["--features", "envelope_frequency"])

@@ -27,7 +27,7 @@ public enum FeatureFamilies {
     /// sections 4-5), so that `default,envelope_frequency` adds an optional feature to it.
     public static let defaultSetName = "default"
 
-    /// Parses `--features`: features of docs/features.md sections 4-5, names of section 7
+    /// Parses `--features`: features of docs/features.md sections 4-5 and 7,
     /// and `default`, in any mix. The list is what the run writes: `envelope_frequency`
     /// alone is that one column (issue 43: a user who asks for one column expects one),
     /// `default` the whole default set in its order.
