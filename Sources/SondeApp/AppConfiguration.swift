@@ -22,9 +22,7 @@ public struct AppConfiguration: Sendable {
     public var concurrentLogins: Int
     /// Seconds a login waits for a free hashing slot before it is answered 503 with Retry-After.
     public var loginWaitSeconds: Double
-    /// Seconds a New measurement screen may go unwatched before its capture is discarded.
-    public var unwatchedCaptureSeconds: Double
-    /// The longest capture, in seconds: it stops recording then and waits to be saved.
+    /// The longest capture, in seconds: it stops recording then and waits as a draft.
     public var longestCaptureSeconds: Double
     /// `--database`: `sqlite:PATH` or `postgres://...`; nil: `SONDE_DATABASE_URL`, else the
     /// SQLite file under `SONDE_HOME` (what every command opens).
@@ -36,7 +34,7 @@ public struct AppConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false, environment: [String: String],
         parquet: ParquetWriterOptions, version: String, reportTrends: [String] = [], concurrentLogins: Int = 2,
-        loginWaitSeconds: Double = 2, unwatchedCaptureSeconds: Double = 10, longestCaptureSeconds: Double = 600,
+        loginWaitSeconds: Double = 2, longestCaptureSeconds: Double = 600,
         database: String? = nil, publicURL: String? = nil
     ) {
         self.database = database
@@ -50,7 +48,6 @@ public struct AppConfiguration: Sendable {
         self.reportTrends = reportTrends
         self.concurrentLogins = concurrentLogins
         self.loginWaitSeconds = loginWaitSeconds
-        self.unwatchedCaptureSeconds = unwatchedCaptureSeconds
         self.longestCaptureSeconds = longestCaptureSeconds
     }
 }

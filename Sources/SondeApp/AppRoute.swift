@@ -11,6 +11,17 @@ enum AppRoute: Equatable, Sendable {
     /// Page `n` (from 1) of Main's list; page 1 is Main itself.
     case mainPage(Int)
     case newMeasurement
+    /// The recording's live values, for the page of capture `id` (`?capture=ID`).
+    case newMeasurementValues(capture: String)
+    case stopMeasurement
+    case saveNewMeasurement
+    case discardNewMeasurement
+    /// An unsaved measurement (a capture that ended unsaved), its Save and its Discard.
+    case draft(String)
+    case saveDraft(String)
+    case discardDraft(String)
+    /// Main's device card as Server-Sent Events.
+    case deviceEvents
     case measurement(MeasurementID)
 
     var path: String {
@@ -23,6 +34,14 @@ enum AppRoute: Equatable, Sendable {
         case .main: "/"
         case .mainPage(let page): page <= 1 ? "/" : "/?page=\(page)"
         case .newMeasurement: "/measurements/new"
+        case .newMeasurementValues(let capture): "/measurements/new/values?capture=" + Self.queryEscaped(capture)
+        case .stopMeasurement: "/measurements/new/stop"
+        case .saveNewMeasurement: "/measurements/new/save"
+        case .discardNewMeasurement: "/measurements/new/discard"
+        case .draft(let id): "/drafts/\(id)"
+        case .saveDraft(let id): "/drafts/\(id)/save"
+        case .discardDraft(let id): "/drafts/\(id)/discard"
+        case .deviceEvents: "/device/events"
         case .measurement(let id): "/measurements/\(id)"
         }
     }

@@ -31,6 +31,7 @@ struct AppRouter: Sendable {
         ResetPasswordScreen(environment: environment).add(to: screens)
         MainScreen(environment: environment).add(to: screens)
         NewMeasurementScreen(environment: environment).add(to: screens)
+        DraftScreen(environment: environment).add(to: screens)
         MeasurementScreen(environment: environment).add(to: screens)
         return router
     }
@@ -80,6 +81,9 @@ struct AppRouter: Sendable {
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
             case .json(let text, let status):
                 return Self.json(text, status: status)
+            case .stream(let body, let contentType):
+                return Response(
+                    status: .ok, headers: [.contentType: contentType, .cacheControl: "no-store"], body: body)
             case .document(let text, let policy):
                 var response = Self.html(HTML(trusted: text), status: .ok)
                 response.headers[.contentSecurityPolicy] = policy

@@ -68,14 +68,13 @@ public final class AppServer: Sendable {
             throw SondeError(
                 .invalidArgument, "--listen \(configuration.host):\(configuration.port): the server stopped")
         }
-        // The New measurement screen's trends, and a capture whose screen was left (no page
-        // asked for values) discarded, freeing the device.
+        // The New measurement screen's trends, and every capture that ended by itself (its
+        // limit, a device failure) kept as a draft.
         let captures = environment.captures
-        let unwatched = configuration.unwatchedCaptureSeconds
         let watching = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int(CaptureScreens.trendStep * 1000)))
-                await captures.tick(unwatchedSeconds: unwatched)
+                await captures.tick()
             }
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -123,7 +122,8 @@ public final class AppServer: Sendable {
         let instrument = Instrument(
             connection: FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory)))
         let captures = CaptureScreens(
-            instrument: instrument, options: CaptureOptions(jobs: 2, version: configuration.version),
+            instrument: instrument, drafts: try CaptureDrafts(directory: URL(fileURLWithPath: home.draftsDirectory)),
+            options: CaptureOptions(jobs: 2, version: configuration.version),
             longestSeconds: configuration.longestCaptureSeconds)
         return AppEnvironment(
             accounts: accounts, measurements: measurements, captures: captures, configuration: configuration)

@@ -24,4 +24,10 @@ enum DisplayFormat {
         let whole = max(0, Int(seconds))
         return String(format: "%d:%02d", whole / 60, whole % 60)
     }
+
+    /// `10-minute` for 600 s, `90-second` for 90 s: a time limit as a sentence names it.
+    static func minutes(_ seconds: Double) -> String {
+        let whole = max(0, Int(seconds.rounded()))
+        return whole % 60 == 0 ? "\(whole / 60)-minute" : "\(whole)-second"
+    }
 }

@@ -16,6 +16,38 @@ struct FormFields: Sendable, Equatable {
 
     subscript(_ name: String) -> String { fields[name] ?? "" }
 
+    /// The longest comment, in characters: what the page's `maxlength` says, enforced here
+    /// because a request need not come from the page.
+    static let commentLimit = 2000
+
+    /// A measurement's comment as given, or a refusal naming what is wrong: too long, a NUL
+    /// or other control character (a NUL cut the stored text short), or a bidirectional
+    /// override that would show a name backwards (issue 44). Line breaks and tabs are kept.
+    static func comment(_ text: String) throws -> String {
+        guard text.count <= commentLimit else {
+            throw WebError.badField("The comment is longer than \(commentLimit) characters")
+        }
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value == 0x0A || value == 0x0D || value == 0x09 { continue }
+            if value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) {
+                throw WebError.badField("The comment holds a control character (U+\(hex(value))); remove it")
+            }
+            if (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E
+                || value == 0x200F
+            {
+                throw WebError.badField(
+                    "The comment holds a text-direction control (U+\(hex(value))), which can make text read backwards")
+            }
+        }
+        return text
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     /// `+` as a space, `%XX` as its byte; a malformed escape is kept as typed.
     static func decode(_ text: Substring) -> String {
         var bytes: [UInt8] = []

@@ -42,4 +42,25 @@ enum PageLayout {
     /// The indicator a script shows while a form's request runs.
     static let spinner: HTML =
         "<span class=\"spinner\" role=\"progressbar\" aria-label=\"Loading\" hidden></span>"
+
+    /// A button that asks first: it opens a modal `<dialog>` (keyboard-accessible: focus
+    /// inside, Escape or Cancel closes it) whose form does the irreversible POST (issue 44:
+    /// Discard and Delete acted at once).
+    static func confirmedAction(
+        id: String, button: String, question: String, detail: String, confirm: String, action: String,
+        csrf: String
+    ) -> HTML {
+        """
+        <button type="button" class="danger" aria-haspopup="dialog" data-opens="\(id)">\(button)</button>
+        <dialog id="\(id)" aria-labelledby="\(id)-title">
+        <h2 id="\(id)-title">\(question)</h2>
+        <p>\(detail)</p>
+        <form method="post" action="\(action)">
+        \(csrfField(csrf))
+        <div class="actions"><button type="submit" class="danger">\(confirm)</button>\
+        <button type="button" class="secondary" data-closes>Cancel</button></div>
+        </form>
+        </dialog>
+        """
+    }
 }

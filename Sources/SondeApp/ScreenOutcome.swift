@@ -19,6 +19,8 @@ enum ScreenOutcome: Sendable {
     case document(String, contentSecurityPolicy: String)
     /// JSON for the page's script (live values).
     case json(String, status: HTTPResponse.Status = .ok)
+    /// A body written as it goes (Server-Sent Events).
+    case stream(ResponseBody, contentType: String)
 }
 
 /// The one-line notices a screen shows after another screen's action; by name in the

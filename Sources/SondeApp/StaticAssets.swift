@@ -249,6 +249,8 @@ enum StaticAssets {
                 .then(function (values) {
                   if (!values || leaving) { return; }
                   if (values.navigate) { window.location.assign(values.navigate); return; }
+                  // Ended a moment ago: its draft is being written; ask again.
+                  if (values.keeping) { window.setTimeout(poll, 250); return; }
                   elapsed.textContent = clock(values.elapsed);
                   frames.textContent = String(values.frames);
                   values.channels.forEach(function (channel, c) {
@@ -268,6 +270,18 @@ enum StaticAssets {
                 .catch(function () { window.setTimeout(poll, 1000); });
             };
             poll();
+          }
+
+          // Main: the device card follows the device (Server-Sent Events), so a user waiting
+          // for it sees it free without reloading; the browser reconnects by itself.
+          var card = document.getElementById("device-card");
+          if (card && window.EventSource) {
+            var source = new EventSource(card.getAttribute("data-events"));
+            source.addEventListener("device", function (event) {
+              var update = JSON.parse(event.data);
+              if (card.innerHTML !== update.html) { card.innerHTML = update.html; }
+            });
+            window.addEventListener("pagehide", function () { source.close(); });
           }
         })();
         """#

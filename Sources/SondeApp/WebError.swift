@@ -6,11 +6,14 @@ enum WebError: Error, Equatable {
     case notFound
     /// A POST without this browser's CSRF token: 403.
     case forbidden
+    /// A field the server refuses (the browser's checks can be skipped): 400, saying why.
+    case badField(String)
 
     var status: HTTPResponse.Status {
         switch self {
         case .notFound: .notFound
         case .forbidden: .forbidden
+        case .badField: .badRequest
         }
     }
 
@@ -18,6 +21,7 @@ enum WebError: Error, Equatable {
         switch self {
         case .notFound: "Not found"
         case .forbidden: "This form has expired; reload the page and try again"
+        case .badField(let message): message
         }
     }
 }

@@ -70,7 +70,8 @@ public final class Instrument: Sendable {
         return .idle(deviceID: device.id)
     }
 
-    /// The capture running now (whoever's), so another tab of its owner can show it.
+    /// The capture recording now (whoever's), so another tab of its owner can show it; nil
+    /// once its recording ended, even before it is saved.
     public var currentCapture: LiveCapture? { running.withLock { $0 } }
 
     /// Starts a capture on the paired device for `owner`.
@@ -83,19 +84,31 @@ public final class Instrument: Sendable {
         guard let device = try connection.current() else {
             throw SondeError(.invalidArgument, "Device not connected")
         }
+        let id = Self.randomID()
         return try running.withLock { running in
             if let other = running { throw Self.busy(other) }
             let capture = try LiveCapture(
-                owner: owner, device: device, settings: settings, duration: duration, options: options,
-                release: { [weak self] in self?.finished() })
+                id: id, owner: owner, device: device, settings: settings, duration: duration, options: options,
+                release: { [weak self] in self?.finished(id: id) })
+            // A graph that ends at once releases after this lock: the order holds.
             running = capture
             return capture
         }
     }
 
-    /// Frees the device after the running capture was saved or discarded.
-    private func finished() {
-        running.withLock { $0 = nil }
+    /// Frees the device when capture `id`'s recording ends (stop, duration, device error);
+    /// a later capture holding it is left alone.
+    private func finished(id: String) {
+        running.withLock { if $0?.id == id { $0 = nil } }
+    }
+
+    /// 128 random bits as 32 hex digits.
+    private static func randomID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
     }
 
     private func refuseWhileBusy(_ action: String) throws {

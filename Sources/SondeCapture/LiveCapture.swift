@@ -1,5 +1,5 @@
 public import SondeAccounts
-import SondeCore
+public import SondeCore
 public import SondeMeasurements
 public import SondePipeline
 import Synchronization
@@ -8,9 +8,13 @@ import Synchronization
 /// run it: the device's samples at their own pace through the pipeline graph, every
 /// window's record kept for saving, the newest for a live screen.
 ///
-/// It ends after its duration or at `requestStop()`; then it is saved (once) or discarded,
-/// which frees the instrument. Signals are the CLI's business: it calls `requestStop()`.
+/// It ends after its duration or at `requestStop()`, and the instrument is free from that
+/// moment (issue 44: a stopped capture does not hold the lab's device while its owner types
+/// a comment); then it is saved (once) or discarded. Signals are the CLI's business: it calls
+/// `requestStop()`.
 public final class LiveCapture: Sendable {
+    /// A random identifier (32 hex digits): the app names the capture's draft by it.
+    public let id: String
     /// Whose capture it is: only they may save it.
     public let owner: Account
     public let device: PairedDevice
@@ -24,7 +28,7 @@ public final class LiveCapture: Sendable {
     private let run: Task<PipelineGraph.Summary, any Error>
     private let started: ContinuousClock.Instant
     private let box: Box
-    /// Tells the instrument it is free again; called once, at save or discard.
+    /// Tells the instrument it is free again; called when the graph ends.
     private let release: @Sendable () -> Void
 
     private enum Disposition {
@@ -40,6 +44,8 @@ public final class LiveCapture: Sendable {
         var newest: RecordBatch?
         var frames = 0
         var endedAt: ContinuousClock.Instant?
+        /// Seconds since 1970 when the graph ended.
+        var endedAtWallClock: Double?
         var disposition = Disposition.open
     }
 
@@ -52,8 +58,8 @@ public final class LiveCapture: Sendable {
     /// no other capture runs.
     /// - Throws: `SondeError` for a damaged pairing or settings the device's rate cannot use.
     init(
-        owner: Account, device: PairedDevice, settings: PipelineSettings, duration: Double?, options: CaptureOptions,
-        release: @escaping @Sendable () -> Void
+        id: String, owner: Account, device: PairedDevice, settings: PipelineSettings, duration: Double?,
+        options: CaptureOptions, release: @escaping @Sendable () -> Void
     ) throws {
         let simulated = try device.makeDevice()
         let rate = simulated.format.sampleRate
@@ -63,6 +69,7 @@ public final class LiveCapture: Sendable {
         let source: any SampleSource =
             duration.map { LimitedSource(base: paced, frames: Self.frameCount(seconds: $0, rate: rate)) } ?? paced
         let startedAt = WallClock.now()
+        self.id = id
         self.owner = owner
         self.device = device
         self.startedAt = startedAt
@@ -78,7 +85,13 @@ public final class LiveCapture: Sendable {
         let input = PipelineGraph.Input(
             name: device.id, source: source, clock: .wallClock(sampleRate: rate, epochOfFirstSample: startedAt))
         run = Task {
-            defer { box.state.withLock { $0.endedAt = ContinuousClock.now } }
+            defer {
+                box.state.withLock {
+                    $0.endedAt = ContinuousClock.now
+                    $0.endedAtWallClock = WallClock.now()
+                }
+                release()
+            }
             return try await graph.run(inputs: [input]) { batch in
                 box.state.withLock { state in
                     state.batches.append(batch)
@@ -123,6 +136,28 @@ public final class LiveCapture: Sendable {
             batches: batches, summary: summary)
     }
 
+    /// What the capture recorded once it ended, however it ended: a device that failed
+    /// mid-capture still leaves the windows before the failure (and the error beside them).
+    public func ended() async -> (capture: MeasurementCapture, batches: [RecordBatch], error: (any Error)?) {
+        let error: (any Error)?
+        do {
+            _ = try await run.value
+            error = nil
+        } catch let failure {
+            error = failure
+        }
+        let batches = box.state.withLock { $0.batches }
+        return (
+            MeasurementCapture(
+                deviceID: device.id, settings: settingsText, comment: "", channelNames: channelNames,
+                columns: columns, recordedAt: startedAt),
+            batches, error
+        )
+    }
+
+    /// When the recording ended (seconds since 1970), or nil while it runs.
+    public var endedAt: Double? { box.state.withLock { $0.endedAtWallClock } }
+
     /// Ends the capture and waits for its last records.
     public func stop() async throws -> CapturedSeries {
         requestStop()
@@ -153,7 +188,6 @@ public final class LiveCapture: Sendable {
                 $0.disposition = .saved(saved)
                 $0.batches = []
             }
-            release()
             return saved
         } catch {
             box.state.withLock { $0.disposition = .open }
@@ -161,18 +195,15 @@ public final class LiveCapture: Sendable {
         }
     }
 
-    /// Stops the capture, forgets its records and frees the instrument; nothing is saved.
-    /// A saved capture stays saved.
+    /// Stops the capture and forgets its records; nothing is saved. A saved capture stays saved.
     public func discard() async {
         requestStop()
         _ = try? await run.value
-        let discarded = box.state.withLock { state -> Bool in
-            guard case .open = state.disposition else { return false }
+        box.state.withLock { state in
+            guard case .open = state.disposition else { return }
             state.disposition = .discarded
             state.batches = []
-            return true
         }
-        if discarded { release() }
     }
 
     /// Frames in `seconds` of signal at `rate`, clamped to `Int.max / 4` so that a long

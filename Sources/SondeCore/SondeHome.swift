@@ -46,6 +46,8 @@ public struct SondeHome: Sendable, Equatable {
     public var databasePath: String { dataDirectory + "/sonde.sqlite" }
     /// Password-reset messages, one text file each, standing in for email.
     public var outboxDirectory: String { dataDirectory + "/outbox" }
+    /// The app's unsaved measurements, one file each (`CaptureDrafts`).
+    public var draftsDirectory: String { dataDirectory + "/drafts" }
     /// The client's copy of its session token (mode 0600).
     public var sessionFilePath: String { configDirectory + "/session" }
 }

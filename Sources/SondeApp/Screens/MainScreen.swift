@@ -18,7 +18,14 @@ struct MainScreen: Sendable {
                 profileText: Instrument.defaultProfile, profileSource: "default", seed: 1)
             return .navigate(.main)
         }
+        screens.get(signedIn: AppRoute.deviceEvents.path) { _, context, session in
+            try DeviceEvents.stream(for: session, csrf: context.csrfToken, environment: environment)
+        }
         screens.post(signedIn: "/logout") { _, _, session in
+            // Logging out ends the user's recording: it waits as a draft, the device is free.
+            if let capture = environment.captures.capture(for: session.account) {
+                _ = try? await environment.captures.stop(capture, reason: "logout")
+            }
             try await environment.accounts.logout(token: session.token)
             return .signOut(to: .login, notice: .loggedOut)
         }
@@ -31,14 +38,7 @@ struct MainScreen: Sendable {
 
     /// - Parameter page: of the list, from 1; one past the last shows the last.
     func view(_ session: WebSession, csrf: String, notice: Notice?, page: Int = 1) async throws -> MainView {
-        let device: MainView.Device =
-            switch try environment.captures.instrument.status() {
-            case .notConnected: .notConnected
-            case .idle(let id): .connected(deviceID: id)
-            case .busy(let id, let user, let since):
-                user.id == session.account.id
-                    ? .measuring(deviceID: id) : .busy(deviceID: id, user: user.email, since: since)
-            }
+        let device = try Self.device(for: session, environment: environment)
         let total = try await environment.measurements.count(for: session)
         let pages = max(1, (total + MainView.pageSize - 1) / MainView.pageSize)
         let shown = min(max(1, page), pages)
@@ -46,7 +46,19 @@ struct MainScreen: Sendable {
             for: session, offset: (shown - 1) * MainView.pageSize, limit: MainView.pageSize)
         return MainView(
             greeting: session.account.greetingEmail, email: session.account.email, device: device,
-            measurements: measurements, page: shown, total: total,
+            drafts: environment.captures.drafts.drafts(for: session.account.id), measurements: measurements,
+            page: shown, total: total,
             notice: notice, csrf: csrf)
+    }
+
+    /// The device as `session`'s user sees it: free, busy with someone else, or theirs.
+    static func device(for session: WebSession, environment: AppEnvironment) throws -> MainView.Device {
+        switch try environment.captures.instrument.status() {
+        case .notConnected: .notConnected
+        case .idle(let id): .connected(deviceID: id)
+        case .busy(let id, let user, let since):
+            user.id == session.account.id
+                ? .measuring(deviceID: id) : .busy(deviceID: id, user: user.email, since: since)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import SondeCapture
 import SondeMeasurements
 
 /// The Main screen's view model: the device's state is the one enum its template follows.
@@ -16,6 +17,8 @@ struct MainView: Sendable {
     /// The account's address, in Settings.
     var email: String
     var device: Device
+    /// The user's unsaved measurements, newest first.
+    var drafts: [CaptureDraft]
     /// One page of the user's list, newest first.
     var measurements: [MeasurementListing]
     /// Which page (from 1) of how many measurements in all.
@@ -37,8 +40,10 @@ struct MainView: Sendable {
                 \(PageLayout.notice(notice))
                 <section class="card" aria-labelledby="device-title">
                 <h2 id="device-title">Device</h2>
-                \(deviceHTML)
+                <div id="device-card" data-events="\(AppRoute.deviceEvents.path)" aria-live="polite">\
+                \(Self.deviceHTML(device, csrf: csrf))</div>
                 </section>
+                \(draftsHTML)
                 <section aria-labelledby="list-title">
                 <h2 id="list-title">Your measurements</h2>
                 \(listHTML)
@@ -47,7 +52,8 @@ struct MainView: Sendable {
             afterMain: settingsDialog)
     }
 
-    private var deviceHTML: HTML {
+    /// The device card's content, also sent to an open Main when it changes.
+    static func deviceHTML(_ device: Device, csrf: String) -> HTML {
         switch device {
         case .notConnected:
             return """
@@ -86,6 +92,25 @@ struct MainView: Sendable {
                 <p class="empty">Your measurement with \(id) is recording.</p>
                 """
         }
+    }
+
+    /// "Unsaved measurement from 10:42 ... Save or Discard": never thrown away unseen.
+    private var draftsHTML: HTML {
+        guard !drafts.isEmpty else { return "" }
+        let items = drafts.map { draft -> HTML in
+            let started = draft.capture.recordedAt.map { DisplayFormat.time($0) } ?? DisplayFormat.time(draft.endedAt)
+            return """
+                <li><a href="\(AppRoute.draft(draft.id).path)">\
+                <span class="when">Unsaved measurement from \(started)</span>\
+                <span class="values">\(draft.frames) windows, ended: \(draft.reason). Save or Discard</span></a></li>
+                """
+        }
+        return """
+            <section aria-labelledby="drafts-title">
+            <h2 id="drafts-title">Unsaved measurements</h2>
+            <ul class="list" id="drafts">\(items)</ul>
+            </section>
+            """
     }
 
     /// Measurements a page of the list shows: a lab's 10,000 would be a 3 MB page.

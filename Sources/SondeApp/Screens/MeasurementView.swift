@@ -52,10 +52,10 @@ struct MeasurementView: Sendable {
                 </section>
                 <section aria-labelledby="delete-title">
                 <h2 id="delete-title">Delete</h2>
-                <form method="post" action="\(base)/delete">
-                \(PageLayout.csrfField(csrf))
-                <button type="submit" class="danger">Delete measurement</button>
-                </form>
+                \(PageLayout.confirmedAction(
+                    id: "confirm-delete", button: "Delete measurement", question: "Delete measurement \(id)?",
+                    detail: "Its records and comment are removed for good; export it first to keep a copy.",
+                    confirm: "Delete", action: "\(base)/delete", csrf: csrf))
                 </section>
                 """)
     }

@@ -4,8 +4,10 @@ import SondeCapture
 
 /// New measurement (`/measurements/new`): started by a POST from Main (409 while another
 /// user measures), then live values of every channel several times a second, trends, the
-/// time recorded, a Comment and Save measurement. Leaving without saving discards it:
-/// once no page has asked for values for a few seconds, the server ends it.
+/// time recorded; Stop (the recording ends, the device is free, the measurement waits as a
+/// draft), Save measurement (stop and save with the comment) and Discard (after a
+/// confirmation). The capture belongs to the server: a page that sleeps or goes away
+/// changes nothing (issue 44).
 struct NewMeasurementScreen: Sendable {
     let environment: AppEnvironment
 
@@ -18,19 +20,23 @@ struct NewMeasurementScreen: Sendable {
         }
         screens.get(signedIn: AppRoute.newMeasurement.path) { _, context, session in
             guard let capture = captures.capture(for: session.account) else { return .navigate(.main) }
-            captures.noteWatched(capture)
             let view = NewMeasurementView(
                 capture: capture, trendColumns: captures.trendColumns(of: capture), values: capture.latest(),
                 csrf: context.csrfToken)
             return .page(view.html)
         }
-        screens.get(signedIn: AppRoute.newMeasurement.path + "/values") { _, _, session in
-            // Ended (saved, discarded, or by another tab): the page goes back to Main.
-            guard let capture = captures.capture(for: session.account) else {
-                return .json("{\"navigate\":\"\(AppRoute.main.path)\"}")
+        screens.get(signedIn: "/measurements/new/values") { request, _, session in
+            if let capture = captures.capture(for: session.account) {
+                return .json(Self.json(capture.latest()))
             }
-            captures.noteWatched(capture)
-            return .json(Self.json(capture.latest()))
+            // Ended (Stop in another tab, the time limit, a device failure): the page goes on
+            // to its draft, or waits the moment it takes to write it.
+            let id = request.uri.queryParameters.get("capture").map { String($0) } ?? ""
+            if captures.drafts.draft(id, for: session.account.id) != nil {
+                return .json("{\"navigate\":\(Alert.jsonString(AppRoute.draft(id).path))}")
+            }
+            if captures.isBeingKept(id, for: session.account.id) { return .json("{\"keeping\":true}") }
+            return .json("{\"navigate\":\"\(AppRoute.main.path)\"}")
         }
         screens.get(signedIn: AppRoute.newMeasurement.path + "/trend/:slot/:channel") { _, context, session in
             guard let capture = captures.capture(for: session.account),
@@ -40,13 +46,24 @@ struct NewMeasurementScreen: Sendable {
             else { throw WebError.notFound }
             return .download(bytes: Array(svg.utf8), fileName: "trend.svg", contentType: "image/svg+xml")
         }
-        screens.post(signedIn: AppRoute.newMeasurement.path + "/save") { _, context, session in
+        screens.post(signedIn: AppRoute.stopMeasurement.path) { _, _, session in
+            guard let capture = captures.capture(for: session.account) else { return .navigate(.main) }
+            let draft = try await captures.stop(capture, reason: "stopped")
+            return .navigate(.draft(draft.id))
+        }
+        screens.post(signedIn: AppRoute.saveNewMeasurement.path) { _, context, session in
             guard let capture = captures.capture(for: session.account) else { throw WebError.notFound }
-            _ = try await capture.save(comment: context.form["comment"], with: measurements.service)
+            let draft = try await captures.stop(capture, reason: "stopped")
+            _ = try await captures.drafts.save(
+                draft.id, comment: try FormFields.comment(context.form["comment"]), for: session.account,
+                with: measurements.service)
             return .navigate(.main, notice: .saved)
         }
-        screens.post(signedIn: AppRoute.newMeasurement.path + "/discard") { _, _, session in
-            await captures.capture(for: session.account)?.discard()
+        screens.post(signedIn: AppRoute.discardNewMeasurement.path) { _, _, session in
+            if let capture = captures.capture(for: session.account) {
+                let draft = try await captures.stop(capture, reason: "stopped")
+                captures.drafts.discard(draft.id, for: session.account.id)
+            }
             return .navigate(.main, notice: .discarded)
         }
     }

@@ -40,7 +40,8 @@ struct NewMeasurementView: Sendable {
             title: "New measurement",
             content: """
                 <h1>New measurement</h1>
-                <section id="live" data-values="\(AppRoute.newMeasurement.path)/values" aria-labelledby="live-title">
+                <section id="live" data-values="\(AppRoute.newMeasurementValues(capture: capture.id).path)" \
+                aria-labelledby="live-title">
                 <h2 id="live-title">Live values</h2>
                 <p>Recording on \(capture.device.id) for <span class="elapsed" id="elapsed">\(DisplayFormat.elapsed(values.elapsedSeconds))</span> \
                 (<span id="frames">\(values.frameCount)</span> windows).</p>
@@ -48,21 +49,31 @@ struct NewMeasurementView: Sendable {
                 <h2>Trends</h2>
                 <div class="figures">\(figures)</div>
                 </section>
+                <section class="card" aria-labelledby="stop-title">
+                <h2 id="stop-title">Stop</h2>
+                <p>Stop ends the recording and frees the device; the measurement then waits, unsaved, \
+                until you save or discard it (on Main too). Without Stop it records up to its time limit \
+                and waits the same way, whatever this page does.</p>
+                <form method="post" action="\(AppRoute.stopMeasurement.path)" data-async>
+                \(PageLayout.csrfField(csrf))
+                <div class="actions"><button type="submit">Stop</button>\(PageLayout.spinner)</div>
+                </form>
+                </section>
                 <section class="card" aria-labelledby="save-title">
                 <h2 id="save-title">Save</h2>
-                <form method="post" action="\(AppRoute.newMeasurement.path)/save" data-async>
+                <form method="post" action="\(AppRoute.saveNewMeasurement.path)" data-async>
                 \(PageLayout.csrfField(csrf))
                 <label for="comment">Comment</label>
-                <textarea id="comment" name="comment" maxlength="2000"></textarea>
+                <textarea id="comment" name="comment" maxlength="\(FormFields.commentLimit)"></textarea>
                 <div class="actions">
                 <button type="submit">Save measurement</button>
                 \(PageLayout.spinner)
                 </div>
                 </form>
-                <form method="post" action="\(AppRoute.newMeasurement.path)/discard">
-                \(PageLayout.csrfField(csrf))
-                <div class="actions"><button type="submit" class="secondary">Discard</button></div>
-                </form>
+                <div class="actions">\(PageLayout.confirmedAction(
+                    id: "confirm-discard", button: "Discard", question: "Discard this measurement?",
+                    detail: "The recording stops and its windows are thrown away; nothing is saved.",
+                    confirm: "Discard", action: AppRoute.discardNewMeasurement.path, csrf: csrf))</div>
                 </section>
                 """)
     }

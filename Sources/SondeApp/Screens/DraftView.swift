@@ -1,0 +1,46 @@
+import SondeCapture
+
+/// An unsaved measurement's view model: a capture that ended without a save, with what it
+/// holds and why it ended; Save measurement (with a comment) or Discard (confirmed).
+struct DraftView: Sendable {
+    var draft: CaptureDraft
+    var csrf: String
+
+    var html: HTML {
+        let recorded = draft.capture.recordedAt.map { DisplayFormat.time($0) } ?? "–"
+        let length = DisplayFormat.elapsed(draft.endedAt - (draft.capture.recordedAt ?? draft.endedAt))
+        return PageLayout.page(
+            title: "Unsaved measurement",
+            content: """
+                <p><a href="\(AppRoute.main.path)">Back to Main</a></p>
+                <h1>Unsaved measurement</h1>
+                <section class="card" aria-labelledby="details-title">
+                <h2 id="details-title">Details</h2>
+                <dl class="details">
+                <dt>Recorded</dt><dd>\(recorded), for <span id="draft-length">\(length)</span></dd>
+                <dt>Ended</dt><dd id="draft-reason">\(draft.reason)</dd>
+                <dt>Device</dt><dd>\(draft.capture.deviceID)</dd>
+                <dt>Windows</dt><dd id="draft-frames">\(draft.frames)</dd>
+                <dt>Channels</dt><dd>\(draft.capture.channelNames.joined(separator: ", "))</dd>
+                </dl>
+                <p class="empty">It is kept on the server until you save or discard it.</p>
+                </section>
+                <section class="card" aria-labelledby="save-title">
+                <h2 id="save-title">Save</h2>
+                <form method="post" action="\(AppRoute.saveDraft(draft.id).path)" data-async>
+                \(PageLayout.csrfField(csrf))
+                <label for="comment">Comment</label>
+                <textarea id="comment" name="comment" maxlength="\(FormFields.commentLimit)"></textarea>
+                <div class="actions">
+                <button type="submit">Save measurement</button>
+                \(PageLayout.spinner)
+                </div>
+                </form>
+                <div class="actions">\(PageLayout.confirmedAction(
+                    id: "confirm-discard", button: "Discard", question: "Discard this measurement?",
+                    detail: "Its \(draft.frames) windows are thrown away; nothing is saved.",
+                    confirm: "Discard", action: AppRoute.discardDraft(draft.id).path, csrf: csrf))</div>
+                </section>
+                """)
+    }
+}

@@ -1,0 +1,114 @@
+public import Foundation
+public import SondeAccounts
+public import SondeCore
+public import SondeMeasurements
+import Synchronization
+
+/// The drafts of one server (`$SONDE_HOME/drafts`): captures that ended unsaved, one file
+/// each, kept until their owner saves or discards them; there is no expiry, so nothing is
+/// thrown away unseen (issue 44). A user holds at most `limit` drafts: past that a new
+/// capture is refused until they save or discard one, which bounds the folder.
+public final class CaptureDrafts: Sendable {
+    public let directory: URL
+    public let limit: Int
+    private let drafts: Mutex<[String: CaptureDraft]>
+    /// Drafts being saved now: a second Save (another tab) waits its turn by being refused.
+    private let saving = Mutex<Set<String>>([])
+    /// Files that could not be read as drafts: listed, never deleted.
+    public let damaged: [String]
+
+    /// Opens the folder (creating it) and reads every draft's header.
+    /// - Throws: `SondeError(.io)` when the folder cannot be made or listed.
+    public init(directory: URL, limit: Int = 20) throws {
+        self.directory = directory
+        self.limit = limit
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw SondeError(.io, "cannot create the drafts folder \(directory.path): \(error.localizedDescription)")
+        }
+        var found: [String: CaptureDraft] = [:]
+        var damaged: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        where name.hasSuffix(".draft") {
+            let url = directory.appendingPathComponent(name)
+            guard let draft = try? DraftFile.readDraft(url) else {
+                damaged.append(url.path)
+                continue
+            }
+            found[draft.id] = draft
+        }
+        drafts = Mutex(found)
+        self.damaged = damaged
+    }
+
+    /// `owner`'s drafts, newest first.
+    public func drafts(for owner: UserID) -> [CaptureDraft] {
+        drafts.withLock { $0.values.filter { $0.owner == owner } }.sorted { $0.endedAt > $1.endedAt }
+    }
+
+    /// Draft `id` when `owner` owns it (another user's is as missing as none).
+    public func draft(_ id: String, for owner: UserID) -> CaptureDraft? {
+        drafts.withLock { $0[id] }.flatMap { $0.owner == owner ? $0 : nil }
+    }
+
+    /// Whether `owner` may start another capture (fewer than `limit` drafts).
+    public func hasRoom(for owner: UserID) -> Bool {
+        drafts.withLock { $0.values.count { $0.owner == owner } } < limit
+    }
+
+    /// Keeps an ended capture as a draft, on disk before this returns.
+    /// - Throws: `SondeError(.io)` when the file cannot be written (the caller still holds
+    ///   the records and says so).
+    @discardableResult
+    public func keep(
+        id: String, owner: UserID, capture: MeasurementCapture, batches: [RecordBatch], endedAt: Double,
+        reason: String
+    ) throws -> CaptureDraft {
+        precondition(CaptureDraft.isValidID(id), "a capture id is 32 hex digits")
+        let frames = batches.reduce(0) { $0 + $1.frameCount }
+        let draft = CaptureDraft(
+            id: id, owner: owner, capture: capture, frames: frames, endedAt: endedAt, reason: reason)
+        try DraftFile.write(draft, batches: batches, to: url(of: id))
+        drafts.withLock { $0[id] = draft }
+        return draft
+    }
+
+    /// Saves draft `id` for `owner` with `comment`, then removes it. The draft stays when
+    /// saving fails.
+    /// - Throws: `SondeError(.notFound)` for a draft `owner` does not have; the service's
+    ///   and the file's errors.
+    public func save(
+        _ id: String, comment: String, for owner: Account, with service: any MeasurementService
+    ) async throws -> SavedMeasurement {
+        guard draft(id, for: owner.id) != nil else { throw SondeError(.notFound, "no such unsaved measurement") }
+        guard saving.withLock({ $0.insert(id).inserted }) else {
+            throw SondeError(.busy, "this measurement is being saved")
+        }
+        defer { saving.withLock { _ = $0.remove(id) } }
+        // Saved by the other tab while this one waited.
+        guard self.draft(id, for: owner.id) != nil else { throw SondeError(.notFound, "no such unsaved measurement") }
+        var (draft, batches) = try DraftFile.read(url(of: id))
+        draft.capture.comment = comment
+        let saved = try await service.save(draft.capture, records: batches, for: owner)
+        remove(id)
+        return saved
+    }
+
+    /// Forgets draft `id` of `owner`; false when they have no such draft.
+    @discardableResult
+    public func discard(_ id: String, for owner: UserID) -> Bool {
+        guard draft(id, for: owner) != nil else { return false }
+        remove(id)
+        return true
+    }
+
+    private func remove(_ id: String) {
+        try? FileManager.default.removeItem(at: url(of: id))
+        drafts.withLock { _ = $0.removeValue(forKey: id) }
+    }
+
+    private func url(of id: String) -> URL {
+        directory.appendingPathComponent("\(id).draft")
+    }
+}
