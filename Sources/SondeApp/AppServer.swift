@@ -16,11 +16,13 @@ public final class AppServer: Sendable {
     public let url: String
     private let serving: Task<Void, Never>
     private let watching: Task<Void, Never>
+    private let captures: CaptureScreens
 
-    private init(url: String, serving: Task<Void, Never>, watching: Task<Void, Never>) {
+    private init(url: String, serving: Task<Void, Never>, watching: Task<Void, Never>, captures: CaptureScreens) {
         self.url = url
         self.serving = serving
         self.watching = watching
+        self.captures = captures
     }
 
     /// Opens the services (creating and migrating the database if needed) and listens.
@@ -80,7 +82,7 @@ public final class AppServer: Sendable {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let url = "http://\(host):\(port)/"
         address.settle(configuration.publicURL ?? url)
-        return AppServer(url: url, serving: serving, watching: watching)
+        return AppServer(url: url, serving: serving, watching: watching, captures: captures)
     }
 
     /// Waits until the server stops (it runs until the process ends).
@@ -88,7 +90,10 @@ public final class AppServer: Sendable {
         await serving.value
     }
 
+    /// Keeps every capture still recording as a draft (nothing recorded is lost to a
+    /// restart), then stops serving.
     public func stop() async {
+        await captures.stopAll(reason: "the server stopped")
         watching.cancel()
         serving.cancel()
         await serving.value

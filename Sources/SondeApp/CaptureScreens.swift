@@ -89,6 +89,18 @@ final class CaptureScreens: Sendable {
         return try await keep(capture)
     }
 
+    /// Ends every capture still recording and keeps each as a draft (the server stops).
+    func stopAll(reason: String) async {
+        let recording = watched.withLock { $0.values.map(\.capture) }
+        for capture in recording {
+            do {
+                _ = try await stop(capture, reason: reason)
+            } catch {
+                Self.report("sonde serve: cannot keep the measurement of \(capture.owner.email) as a draft: \(error)")
+            }
+        }
+    }
+
     /// Every `trendStep`: adds the newest values to the trends, and keeps every capture
     /// that ended (its limit, a device failure) as a draft.
     func tick() async {

@@ -59,7 +59,18 @@ struct ServeCommand: AsyncParsableCommand {
                     concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount), database: store.database,
                     publicURL: publicURL))
             AccountOutput.line("sonde serve: the app is at \(server.url)")
-            await server.wait()
+            // SIGINT or SIGTERM (a service manager's stop): every recording capture is kept as
+            // an unsaved measurement before the process ends.
+            let (stopping, stop) = AsyncStream<Int32>.makeStream()
+            let interrupts = Interrupts { stop.yield($0) }
+            let serving = Task {
+                await server.wait()
+                stop.finish()
+            }
+            for await _ in stopping { break }
+            await server.stop()
+            serving.cancel()
+            if let status = interrupts.exitStatus { throw ExitCode(status) }
         }
     }
 }

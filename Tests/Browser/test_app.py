@@ -90,6 +90,13 @@ class App:
         threading.Thread(target=self._drain, daemon=True).start()
         return self
 
+    def restart(self):
+        """Stops the server (SIGTERM, as a service manager does) and starts it again on the
+        same home and database; the port changes, the browsers' cookies stay valid."""
+        self.process.terminate()
+        self.process.wait(timeout=20)
+        self.__enter__()
+
     def _drain(self):
         for line in self.process.stderr:
             self.log.append(line.decode(errors="replace"))
@@ -552,6 +559,158 @@ def whole_flow(app, check):
         shutil.rmtree(downloads, ignore_errors=True)
 
 
+def windows(app, cookies, path):
+    """The number a page shows in its element `id` (the Windows of a draft or measurement)."""
+    status, _, page = app.request("GET", path, cookies)
+    match = re.search(rb'<dd id="draft-frames">(\d+)</dd>|<dt>Windows</dt><dd>(\d+)</dd>', page)
+    return int(next(g for g in match.groups() if g)) if status == 200 and match else None
+
+
+def never_loses_a_measurement(app, check, freeze_seconds, offline_seconds):
+    """Issue 44: a capture survives a frozen tab and a lost network, Stop frees the device
+    (a waiting user sees it without reloading), the unsaved measurement survives a restart
+    and saves exactly what was recorded; Discard and Delete ask first."""
+    ivan_browser = Browser(1280, 900)
+    judy_browser = Browser(1280, 900)
+    try:
+        ivan = ivan_browser.driver
+        judy = judy_browser.driver
+        check(register(ivan, app, "ivan@example.com"), "Ivan's Register did not reach Main")
+        check(register(judy, app, "judy@example.com"), "Judy's Register did not reach Main")
+        ivan.get(app.url + "/")
+        if visible(ivan.find_elements(By.XPATH, "//button[normalize-space()='Pair with device']")):
+            control(ivan, "Pair with device").click()
+            wait_for(lambda: ivan.find_element(By.ID, "device-status").text == "Device connected")
+        control(ivan, "Start new measurement").click()
+        check(wait_for(lambda: path_of(ivan) == "/measurements/new"), f"start ended on {ivan.current_url}")
+        started = time.monotonic()
+        judy.get(app.url + "/")
+        check(wait_for(lambda: judy.find_element(By.ID, "device-status").text == "Device busy"),
+              "Judy's Main does not say Device busy")
+
+        # A phone puts the tab to sleep (Chromium's frozen state), then the network goes.
+        ivan.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "frozen"})
+        time.sleep(freeze_seconds)
+        ivan.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "active"})
+        status, _, body = app.request("GET", "/measurements/new", ivan.get_cookies())
+        check(status == 200 and b"New measurement" in body,
+              f"after a {freeze_seconds} s frozen tab the capture is gone ({status})")
+        ivan.execute_cdp_cmd("Network.enable", {})
+        ivan.execute_cdp_cmd("Network.emulateNetworkConditions",
+                              {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        time.sleep(offline_seconds)
+        ivan.execute_cdp_cmd("Network.emulateNetworkConditions",
+                              {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        status, _, body = app.request("GET", "/measurements/new", ivan.get_cookies())
+        check(status == 200 and b"New measurement" in body,
+              f"after {offline_seconds} s without network the capture is gone ({status})")
+        ivan.get(app.url + "/measurements/new")
+        check(wait_for(lambda: int(ivan.find_element(By.ID, "frames").text) > 0), "the page shows no windows")
+
+        # Stop: the recording ends, the page goes to the unsaved measurement, the device frees.
+        control(ivan, "Stop").click()
+        recorded = time.monotonic() - started
+        check(wait_for(lambda: path_of(ivan).startswith("/drafts/")), f"Stop ended on {ivan.current_url}")
+        draft_path = path_of(ivan)
+        frames = windows(app, ivan.get_cookies(), draft_path)
+        # 25.6 kHz, hop 512: 50 windows a second; nothing missing while the tab slept.
+        check(frames is not None and frames >= 0.9 * 50 * (recorded - 2),
+              f"{frames} windows for {recorded:.0f} s of recording")
+        check(wait_for(lambda: judy.find_element(By.ID, "device-status").text == "Device connected", 5),
+              "Judy's Main did not see the device free without reloading")
+        ivan.get(app.url + "/")
+        drafts = ivan.find_elements(By.CSS_SELECTOR, "#drafts li a")
+        check(len(drafts) == 1 and "Unsaved measurement from" in drafts[0].text, "Main does not list the draft")
+
+        # Judy takes the free device; the server restarts (SIGTERM) while she records: her
+        # capture is kept as a draft, and Ivan's draft is still there, saving exactly its windows.
+        judy_token = judy.find_element(By.CSS_SELECTOR, "input[name=_csrf]").get_attribute("value")
+        status, _, _ = app.request("POST", "/measurements/new", judy.get_cookies(), {"_csrf": judy_token})
+        check(status == 303, f"Judy's start answered {status}")
+        time.sleep(1.5)
+        ivan.get("about:blank")
+        judy.get("about:blank")
+        app.restart()
+        judy.get(app.url + "/")
+        judy_drafts = judy.find_elements(By.CSS_SELECTOR, "#drafts li a")
+        check(len(judy_drafts) == 1 and "the server stopped" in judy_drafts[0].text,
+              "the capture recording at the restart was not kept")
+        ivan.get(app.url + "/")
+        drafts = ivan.find_elements(By.CSS_SELECTOR, "#drafts li a")
+        check(len(drafts) == 1, "the draft did not survive a restart")
+        if drafts:
+            drafts[0].click()
+            wait_for(lambda: path_of(ivan) == draft_path)
+            fill(ivan, Comment="kept across a restart")
+            control(ivan, "Save measurement").click()
+            check(wait_for(lambda: path_of(ivan) == "/"), f"saving the draft ended on {ivan.current_url}")
+            items = ivan.find_elements(By.CSS_SELECTOR, "#measurements li a")
+            check(items and "kept across a restart" in items[0].text, "the saved draft is not first")
+            check(not ivan.find_elements(By.CSS_SELECTOR, "#drafts"), "the draft is still listed after Save")
+            saved = items[0].get_attribute("href").rsplit("/", 1)[1] if items else "0"
+            got = windows(app, ivan.get_cookies(), f"/measurements/{saved}")
+            check(got == frames, f"saved {got} windows, the draft held {frames}")
+
+        # Discard asks first: Cancel keeps recording, the dialog's Discard discards.
+        control(ivan, "Start new measurement").click()
+        wait_for(lambda: path_of(ivan) == "/measurements/new")
+        control(ivan, "Discard").click()
+        dialog = ivan.find_element(By.ID, "confirm-discard")
+        check(wait_for(lambda: ivan.execute_script("return arguments[0].open && arguments[0].matches(':modal')",
+                                                    dialog)), "Discard did not ask first")
+        ActionChains(ivan).send_keys(Keys.ESCAPE).perform()
+        check(wait_for(lambda: not ivan.execute_script("return arguments[0].open", dialog), 3),
+              "Escape did not close the question")
+        check(path_of(ivan) == "/measurements/new", "Discard acted without asking")
+        control(ivan, "Discard").click()
+        wait_for(lambda: ivan.execute_script("return arguments[0].open", dialog))
+        dialog.find_element(By.XPATH, ".//button[normalize-space()='Discard']").click()
+        check(wait_for(lambda: path_of(ivan) == "/"), f"the confirmed Discard ended on {ivan.current_url}")
+        check("The measurement was discarded." in ivan.find_element(By.ID, "content").text, "no discard notice")
+
+        # Delete asks first too.
+        ivan.find_elements(By.CSS_SELECTOR, "#measurements li a")[0].click()
+        wait_for(lambda: re.fullmatch(r"/measurements/\d+", path_of(ivan)))
+        measurement_path = path_of(ivan)
+        control(ivan, "Delete measurement").click()
+        dialog = ivan.find_element(By.ID, "confirm-delete")
+        check(wait_for(lambda: ivan.execute_script("return arguments[0].open", dialog)), "Delete did not ask")
+        dialog.find_element(By.XPATH, ".//button[normalize-space()='Cancel']").click()
+        status, _, _ = app.request("GET", measurement_path, ivan.get_cookies())
+        check(status == 200, "Cancel deleted the measurement")
+        control(ivan, "Delete measurement").click()
+        wait_for(lambda: ivan.execute_script("return arguments[0].open", dialog))
+        dialog.find_element(By.XPATH, ".//button[normalize-space()='Delete']").click()
+        check(wait_for(lambda: path_of(ivan) == "/"), "the confirmed Delete did not go to Main")
+        status, _, _ = app.request("GET", measurement_path, ivan.get_cookies())
+        check(status == 404, f"the confirmed Delete left the measurement ({status})")
+
+        # The server refuses what the page's maxlength and a person would not send.
+        token = ivan.find_element(By.CSS_SELECTOR, "input[name=_csrf]").get_attribute("value")
+        control(ivan, "Start new measurement").click()
+        wait_for(lambda: path_of(ivan) == "/measurements/new")
+        for comment, why in (("a\x00b", "control character"), ("x" * 2001, "longer than"),
+                             ("\u202eevil", "text-direction")):
+            status, _, body = app.request("POST", "/measurements/new/save", ivan.get_cookies(),
+                                          {"_csrf": token, "comment": comment})
+            check(status == 400 and why in body.decode(), f"comment {comment[:8]!r}: {status}")
+        # Logout ends the recording: it waits as a draft and the device is free.
+        # (By request: after the frozen state Chromium runs no transitions in this tab, so
+        # the popup never fades in; the whole flow clicks Logout in the popup.)
+        ivan.get(app.url + "/")
+        token = ivan.find_element(By.CSS_SELECTOR, "#settings input[name=_csrf]").get_attribute("value")
+        status, headers, _ = app.request("POST", "/logout", ivan.get_cookies(), {"_csrf": token})
+        check(status == 303 and headers.get("Location", "").startswith("/login"), f"logout answered {status}")
+        ivan.delete_all_cookies()
+        judy.get(app.url + "/")
+        check(judy.find_element(By.ID, "device-status").text == "Device connected", "logout did not free the device")
+        log_in(ivan, app, "ivan@example.com")
+        check(len(ivan.find_elements(By.CSS_SELECTOR, "#drafts li a")) >= 1, "logout lost the recording")
+    finally:
+        ivan_browser.quit()
+        judy_browser.quit()
+
+
 def paging(app, check):
     """Main lists 50 measurements a page: 120 saved give three pages, Older and Newer
     walk them, each line shows its main values; axe finds nothing on a middle page."""
@@ -774,7 +933,11 @@ def main():
         # Paging first: on PostgreSQL its measurements are copied in by `sonde store copy`,
         # which fills an empty database only.
         for name, step in (("paging", paging), ("login stories", login_stories), ("whole flow", whole_flow),
-                           ("keyboard walk", keyboard_walk)):
+                           ("keyboard walk", keyboard_walk),
+                           # The issue's 60 s frozen tab and 30 s offline on SQLite; 12 s and 5 s
+                           # (past the 10 s that used to discard a capture) on PostgreSQL.
+                           ("never loses a measurement", lambda a, c: never_loses_a_measurement(
+                               a, c, 12 if database else 60, 5 if database else 30))):
             started = time.monotonic()
             try:
                 step(app, check)
@@ -790,7 +953,8 @@ def main():
         if check.failures:
             print("server log:", "".join(app.log[-20:]))
     engine = "PostgreSQL" if database else "SQLite"
-    check.finish(f"ok ({engine}): the app's login stories, whole flow, keyboard walk, paging and axe checks pass")
+    check.finish(f"ok ({engine}): the app's login stories, whole flow, keyboard walk, paging, capture survival "
+                 "and axe checks pass")
 
 
 if __name__ == "__main__":

@@ -52,11 +52,12 @@ struct NewMeasurementScreen: Sendable {
             return .navigate(.draft(draft.id))
         }
         screens.post(signedIn: AppRoute.saveNewMeasurement.path) { _, context, session in
+            // A refused comment leaves the recording running.
+            let comment = try FormFields.comment(context.form["comment"])
             guard let capture = captures.capture(for: session.account) else { throw WebError.notFound }
             let draft = try await captures.stop(capture, reason: "stopped")
             _ = try await captures.drafts.save(
-                draft.id, comment: try FormFields.comment(context.form["comment"]), for: session.account,
-                with: measurements.service)
+                draft.id, comment: comment, for: session.account, with: measurements.service)
             return .navigate(.main, notice: .saved)
         }
         screens.post(signedIn: AppRoute.discardNewMeasurement.path) { _, _, session in
