@@ -57,12 +57,14 @@ def _feature_names(binary: str) -> tuple[str, ...]:
         if (argument.get("preferredName") or {}).get("name") != "features":
             continue
         values = ((argument.get("completionKind") or {}).get("list") or {}).get("values")
-        if values:
-            return tuple(values)
-        # Else the help text: "...(default all): a,b,c. Optional ones ...: x,y."
-        lists = re.findall(r":\s*([a-z0-9_]+(?:,[a-z0-9_]+)+)", argument.get("abstract", ""))
-        if lists:
-            return tuple(name for names in lists for name in names.split(","))
+        if not values:
+            # Else the help text's comma-separated lists: "...(default: a,b,c). Optional: x,y."
+            lists = re.findall(r"\b[a-z][a-z0-9_]*(?:,[a-z][a-z0-9_]*)+", argument.get("abstract", ""))
+            values = [name for names in lists for name in names.split(",")]
+        # `default` names the default set, not a feature of its own.
+        names = tuple(dict.fromkeys(name for name in values if name != "default"))
+        if names:
+            return names
     raise SondeError(f"{binary} process --experimental-dump-help lists no --features values", 0)
 
 

@@ -125,7 +125,13 @@ def run(
     reader.join()
     if writer is not None:
         writer.join()
+    # Closed here, not when collected (a ResourceWarning each).
+    for pipe in (process.stdin, process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
     stderr = b"".join(errors).decode("utf-8", "replace")
+    if process.returncode not in statuses and output_file is not None:
+        output_file.close()
     if process.returncode < 0:
         name = signal.Signals(-process.returncode).name
         raise SondeError(f"sonde was killed by {name}", process.returncode, stderr)
