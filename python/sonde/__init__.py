@@ -4,41 +4,92 @@
     m = sonde.Measurer(features=["rms", "kurtosis"], window=1024, hop=512)
     df = m.process_file("motor.wav")
     spec = sonde.spectrum("motor.wav")
+    sonde.feature_names()     # every name `features=` takes
 
 The `sonde` binary (on PATH, or named by SONDE_BIN) does the work and writes Parquet;
-this package reads it with pyarrow, so every value is the binary's, bit for bit.
+this package reads it with pyarrow, so every value is the binary's, bit for bit. What the
+binary notes on standard error arrives as `sonde.SondeWarning`.
 """
 
 from __future__ import annotations
 
+import functools
 import io
+import json
 import os
+import re
 from typing import Optional, Sequence, Union
 
 import pyarrow.csv as pacsv
 
-from ._binary import SondeError, SondeNotFound, find_binary, run
+from ._binary import SondeError, SondeNotFound, SondeWarning, find_binary, run
 from ._measurer import Measurer
 
-__all__ = ["Measurer", "SondeError", "SondeNotFound", "find_binary", "spectrum"]
+# The package's version, the same as the sonde release it wraps (`sonde --version`);
+# pyproject.toml reads it from here.
+__version__ = "0.8.0"
+
+__all__ = [
+    "Measurer",
+    "SondeError",
+    "SondeNotFound",
+    "SondeWarning",
+    "__version__",
+    "feature_names",
+    "find_binary",
+    "spectrum",
+]
+
+
+def feature_names(sonde_bin: Optional[str] = None) -> list[str]:
+    """Every name `Measurer(features=...)` takes, in sonde's order: the default set (what
+    `features=None` computes), then the optional ones. Asked of the binary, so the list is
+    the one it was built with."""
+    return list(_feature_names(find_binary(sonde_bin)))
+
+
+@functools.lru_cache(maxsize=None)
+def _feature_names(binary: str) -> tuple[str, ...]:
+    # argument-parser's JSON description of `sonde process`: the --features option's
+    # completion values are the list the shell completions offer, from the declarations.
+    description = json.loads(run(binary, ["process", "--experimental-dump-help"]))
+    for argument in description.get("command", {}).get("arguments", []):
+        if (argument.get("preferredName") or {}).get("name") != "features":
+            continue
+        values = ((argument.get("completionKind") or {}).get("list") or {}).get("values")
+        if not values:
+            # Else the help text's comma-separated lists: "...(default: a,b,c). Optional: x,y."
+            lists = re.findall(r"\b[a-z][a-z0-9_]*(?:,[a-z][a-z0-9_]*)+", argument.get("abstract", ""))
+            values = [name for names in lists for name in names.split(",")]
+        # `default` names the default set, not a feature of its own.
+        names = tuple(dict.fromkeys(name for name in values if name != "default"))
+        if names:
+            return names
+    raise SondeError(f"{binary} process --experimental-dump-help lists no --features values", 0)
 
 
 def spectrum(
     path: Union[str, os.PathLike],
     window: int = 1024,
     hop: Optional[int] = None,
-    filters: Sequence[str] = (),
+    filters: Union[str, Sequence[str]] = (),
     rate: Optional[float] = None,
     channels: Optional[int] = None,
     sample_type: Optional[str] = None,
     sonde_bin: Optional[str] = None,
 ):
     """The Welch power spectrum of a file (`sonde spectrum`): indexed by `frequency` in Hz,
-    one column per channel in units²/Hz."""
-    arguments = ["spectrum", os.fspath(path), "--window", str(window), "--quiet"]
+    one column per channel in units²/Hz.
+
+    - window, hop: the segment length (a power of two) and the step between segments.
+    - filters: filter specs applied first, as for `Measurer`.
+    - rate, channels, sample_type: how to read the file, as for `Measurer.process_file`.
+    - sonde_bin: the binary to run; default $SONDE_BIN, else `sonde` on PATH.
+    """
+    arguments = ["spectrum", os.fspath(path), "--window", str(window)]
     if hop is not None:
         arguments += ["--hop", str(hop)]
-    for spec in filters:
+    for spec in [filters] if isinstance(filters, str) else filters:
         arguments += ["--filter", spec]
     if rate is not None:
         arguments += ["--rate", repr(float(rate))]

@@ -7,8 +7,10 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
+import warnings
 from typing import Iterable, Optional, Sequence, Union
 
 
@@ -24,6 +26,29 @@ class SondeError(RuntimeError):
 
 class SondeNotFound(FileNotFoundError):
     """No sonde binary on PATH and none named by SONDE_BIN."""
+
+
+class SondeWarning(UserWarning):
+    """What the binary notes on standard error (`note: ...`) while the work goes on: an input
+    shorter than one window (no records), an input skipped by `keep_going=True`, files of
+    different sample rates in one frame. Filter it like any warning:
+    `warnings.simplefilter("error", sonde.SondeWarning)` makes each one an exception."""
+
+
+PACKAGE_FOLDER = os.path.dirname(os.path.abspath(__file__))
+
+
+def warn(message: str) -> None:
+    """Warns with `SondeWarning`, attributed to the first caller outside this package."""
+    frame, level = sys._getframe(0), 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == PACKAGE_FOLDER:
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, SondeWarning, stacklevel=level)
+
+
+def notes(stderr: str) -> list[str]:
+    """The binary's `note: ...` lines, without the prefix."""
+    return [line[len("note:") :].strip() for line in stderr.splitlines() if line.startswith("note:")]
 
 
 HOW_TO_GET_ONE = (
@@ -56,9 +81,15 @@ def error_line(stderr: str) -> str:
 
 
 def run(
-    binary: str, arguments: Sequence[str], stdin_chunks: Optional[Iterable[bytes]] = None, to_file: bool = False
+    binary: str,
+    arguments: Sequence[str],
+    stdin_chunks: Optional[Iterable[bytes]] = None,
+    to_file: bool = False,
+    statuses: Sequence[int] = (0,),
 ) -> Union[bytes, mmap.mmap]:
-    """Runs sonde and returns its standard output.
+    """Runs sonde and returns its standard output; each `note:` line it writes on standard
+    error becomes a `SondeWarning` (run it without --quiet for them). An exit status
+    outside `statuses` raises `SondeError`.
 
     Standard input, when given, is written chunk by chunk from a thread while standard
     output is read, so neither side waits on a full pipe and the input is never copied whole.
@@ -94,15 +125,23 @@ def run(
     reader.join()
     if writer is not None:
         writer.join()
+    # Closed here, not when collected (a ResourceWarning each).
+    for pipe in (process.stdin, process.stdout, process.stderr):
+        if pipe is not None:
+            pipe.close()
     stderr = b"".join(errors).decode("utf-8", "replace")
+    if process.returncode not in statuses and output_file is not None:
+        output_file.close()
     if process.returncode < 0:
         name = signal.Signals(-process.returncode).name
         raise SondeError(f"sonde was killed by {name}", process.returncode, stderr)
-    if process.returncode != 0:
+    if process.returncode not in statuses:
         message = error_line(stderr)
         if output_file is not None and "standard output" in message:
             message += f" (the temporary file for sonde's output, in {tempfile.gettempdir()}; set TMPDIR to a folder with room)"
         raise SondeError(message, process.returncode, stderr)
+    for note in notes(stderr):
+        warn(note)
     if output_file is not None:
         with output_file:
             size = os.fstat(output_file.fileno()).st_size

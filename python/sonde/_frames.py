@@ -9,6 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from . import _binary
+
 # Columns sonde writes besides the values: they become the index or are dropped.
 RECORD_COLUMNS = ("file", "time", "channel", "frame", "start")
 
@@ -38,6 +40,11 @@ def to_frame(
 ):
     """Index by (file,) channel, start, end; keep the value columns in sonde's order.
 
+    The sample rate: when every record has the same, pandas' `frame.attrs["rate"]` holds it
+    (Hz) and there is no rate column; when the files' rates differ, `attrs["rate"]` is None,
+    a `rate` column (Hz, before the features; polars: after `end`) gives each row's, and a
+    `SondeWarning` says so.
+
     - Parameters:
       - rate: the sample rate when the caller knows it (a signal, or `rate=`).
       - rate_of: asks sonde for a file's rate, for an input too short to give two windows.
@@ -60,6 +67,14 @@ def to_frame(
         rates = _rates(starts, table.column("time").to_numpy(), labels.get("file"), rate_of)
     start = pd.to_timedelta(starts / rates, unit="s")
     end = start + pd.to_timedelta(window / rates, unit="s")
+    distinct = np.unique(rates).tolist() if rows else ([float(rate)] if rate is not None else [])
+    mixed = len(distinct) > 1
+    if mixed:
+        shown = ", ".join(f"{value:g} Hz" for value in distinct)
+        _binary.warn(
+            f"files of different sample rates in one frame ({shown}): the `rate` column gives each row's "
+            f"(a window of {window} samples lasts a different time in each)"
+        )
 
     values = [name for name in table.column_names if name not in RECORD_COLUMNS]
     # One block per column: the value columns are handed over without a copy.
@@ -70,7 +85,12 @@ def to_frame(
 
         columns = {name: np.asarray(labels[name][1], dtype=object)[labels[name][0]] for name in keys}
         columns["start"], columns["end"] = start, end
+        if mixed:
+            columns["rate"] = rates
         return pl.from_pandas(pd.concat([pd.DataFrame(columns), frame], axis=1))
+    if mixed:
+        frame.insert(0, "rate", rates)
+    frame.attrs["rate"] = distinct[0] if len(distinct) == 1 else None
     levels, codes = [], []
     for name in keys:
         level_codes, names = labels[name]
@@ -117,4 +137,7 @@ def _rates(starts, times, files, rate_of) -> np.ndarray:
         per_input = np.where(span > 0, span / (latest - earliest), np.nan)
     for index in np.flatnonzero(np.isnan(per_input) & (np.bincount(codes, minlength=count) > 0)):
         per_input[index] = rate_of(names[index])
-    return per_input[codes]
+    # Samples over seconds is the rate to a few ulps: 12 significant digits give every input
+    # of one rate the same value, so a frame of one rate is seen as one.
+    snapped = np.array([float(f"{value:.12g}") if np.isfinite(value) else value for value in per_input])
+    return snapped[codes]

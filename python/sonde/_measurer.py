@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import io
+import json
 import os
+import tempfile
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from . import _binary, _frames
@@ -17,10 +20,40 @@ Band = Union[str, Sequence[float]]
 CHUNK_FRAMES = 32768
 
 
+def _names(value, keyword: str) -> Optional[list[str]]:
+    """`features`: a list of names, or the CLI's spelling, one string "rms,kurtosis"."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [name.strip() for name in value.split(",") if name.strip()]
+    names = list(value)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"{keyword}: {name!r} is not a name; expected e.g. {keyword}=['rms', 'kurtosis'] or 'rms,kurtosis'")
+    return names
+
+
+def _bands(bands) -> list[str]:
+    """`bands`: a list of (low, high) pairs or "LO-HI" strings, or the CLI's spelling, one
+    string "0-1000,1000-4000" (also "octave", "third-octave")."""
+    if isinstance(bands, str):
+        return [band.strip() for band in bands.split(",") if band.strip()]
+    items = list(bands)
+    if len(items) == 2 and all(isinstance(edge, (int, float, np.number)) for edge in items):
+        low, high = items
+        raise TypeError(
+            f"bands={tuple(bands)!r} is one band, not a list of bands; write bands=[({low!r}, {high!r})] or bands='{low:g}-{high:g}'"
+        )
+    return [_band_text(band) for band in items]
+
+
 def _band_text(band: Band) -> str:
     if isinstance(band, str):
         return band
-    low, high = band
+    try:
+        low, high = band
+    except (TypeError, ValueError):
+        raise TypeError(f"bands: {band!r} is not a band; expected a (low, high) pair in Hz or a string 'LO-HI'") from None
     return f"{low:g}-{high:g}"
 
 
@@ -28,34 +61,72 @@ class Measurer:
     """What `sonde process` measures, with its option names spelled as keywords.
 
     Every method runs the binary once and returns one DataFrame, indexed by `file` (for
-    several inputs), `channel`, `start` and `end`, with one column per feature.
+    several inputs), `channel`, `start` and `end`, with one column per feature (the names
+    `sonde.feature_names()` lists, in the order asked for).
+
+        m = sonde.Measurer(features="rms,kurtosis", window=2048, bands="0-1000,1000-4000")
+        df = m.process_folder("DATA", keep_going=True)
+
+    - The sample rate: pandas' `df.attrs["rate"]` (Hz) when every file has the same; when
+      the files' rates differ, a `rate` column gives each row's (and `attrs["rate"]` is
+      None), with a `SondeWarning`.
+    - What sonde notes on standard error (an input shorter than one window gives no
+      records; an input skipped by `keep_going=True`) arrives as a `sonde.SondeWarning`.
+    - An error raises `sonde.SondeError` with the binary's one-line message.
     """
 
     def __init__(
         self,
-        features: Optional[Sequence[str]] = None,
+        features: Union[None, str, Sequence[str]] = None,
         window: int = 1024,
         hop: Optional[int] = None,
-        filters: Sequence[str] = (),
-        bands: Sequence[Band] = (),
+        filters: Union[str, Sequence[str]] = (),
+        bands: Union[str, Sequence[Band]] = (),
         mel: Optional[int] = None,
         mfcc: Optional[int] = None,
         backend: str = "pandas",
         sonde_bin: Optional[str] = None,
     ):
-        if isinstance(features, str) or isinstance(filters, str):
-            raise TypeError("features and filters are lists of names, e.g. features=['rms']")
+        """The settings every method uses (`sonde process --help` says more about each).
+
+        - features: the features to compute, in this order: a list of names
+          (`["rms", "kurtosis"]`) or the CLI's comma-separated string (`"rms,kurtosis"`);
+          None (the default) computes every default feature. `sonde.feature_names()` lists
+          the names.
+        - window: samples per window, a power of two (default 1024).
+        - hop: samples between window starts (default: the binary's, half the window).
+        - filters: filter specs applied before measuring, in order, e.g.
+          `["highpass:10", "notch:50"]`; one string is one filter (`"highpass:10"`).
+          Specs: lowpass:F[:ORDER], highpass:F[:ORDER], bandpass:F1-F2[:ORDER],
+          bandstop:F1-F2[:ORDER], notch:F[:Q], dc.
+        - bands: band powers to add, in Hz: a list of (low, high) pairs or "LO-HI" strings
+          (`[(0, 1000), "1000-4000"]`), or the CLI's comma-separated string
+          (`"0-1000,1000-4000"`); "octave" and "third-octave" add IEC 61260-1 band levels.
+        - mel: add this many mel-band energies (columns mel_1 ... mel_M).
+        - mfcc: add this many MFCCs (columns mfcc_1 ... mfcc_C).
+        - backend: "pandas" (default) or "polars" (a polars DataFrame, the index levels as
+          its first columns).
+        - sonde_bin: the binary to run; default $SONDE_BIN, else `sonde` on PATH.
+
+        Raises TypeError for a value of the wrong shape, ValueError for an unknown backend,
+        `sonde.SondeNotFound` when there is no binary. The binary checks the values
+        themselves when a method runs (`sonde.SondeError`).
+        """
         if backend not in ("pandas", "polars"):
             raise ValueError(f"backend {backend!r}: expected 'pandas' or 'polars'")
-        self.features = list(features) if features is not None else None
+        self.features = _names(features, "features")
         self.window = int(window)
         self.hop = hop
-        self.filters = list(filters)
-        self.bands = [_band_text(band) for band in bands]
+        self.filters = [filters] if isinstance(filters, str) else list(filters)
+        self.bands = _bands(bands)
         self.mel = mel
         self.mfcc = mfcc
         self.backend = backend
         self.binary = _binary.find_binary(sonde_bin)
+
+    def __repr__(self) -> str:
+        """The `sonde process` options these settings spell."""
+        return f"sonde.Measurer({' '.join(self.options())})"
 
     def options(self) -> list[str]:
         """The `sonde process` options these settings spell."""
@@ -81,7 +152,14 @@ class Measurer:
         channels: Optional[int] = None,
         sample_type: Optional[str] = None,
     ):
-        """One sample file (CSV, WAV, FLAC, AIFF, Ogg or raw with `sample_type`)."""
+        """One sample file (CSV, WAV, FLAC, AIFF, Ogg, MP3, or raw samples).
+
+        - rate: the sample rate in Hz; overrides the file's own (a WAV header, a CSV time
+          column). Raw samples (.f32le, .f64, .i16, ..., or `sample_type`) need it.
+        - channels: channels interleaved in raw samples (default 1).
+        - sample_type: read the file as raw interleaved samples of this type, one of
+          "f32le", "f64le", "i16le", "i32le" (needed for a name like .raw or .bin).
+        """
         return self._run([os.fspath(path)], self._input_options(rate, channels, sample_type), rate, None)
 
     def process_files(
@@ -93,7 +171,11 @@ class Measurer:
         sample_type: Optional[str] = None,
     ):
         """Many files in one run, in the order given; the paths go through `--files-from`,
-        so there is no limit on their number."""
+        so there is no limit on their number.
+
+        - num_workers: inputs worked on at once (`--jobs`; default: the binary's).
+        - rate, channels, sample_type: as for `process_file`, applied to every file.
+        """
         names = [os.fspath(path) for path in paths]
         if not names:
             raise ValueError("process_files: no paths")
@@ -103,9 +185,46 @@ class Measurer:
             ["--files-from", "-", "--null"], arguments, rate, names[0] if len(names) == 1 else None, [listing]
         )
 
-    def process_folder(self, folder: Union[str, os.PathLike], num_workers: Optional[int] = None):
-        """Every sample file under `folder`, recursively, in sonde's order (bytes of the names)."""
-        return self._run([os.fspath(folder)], self._jobs(num_workers), None, None, folder=os.fspath(folder))
+    def process_folder(
+        self,
+        folder: Union[str, os.PathLike],
+        num_workers: Optional[int] = None,
+        rate: Optional[float] = None,
+        channels: Optional[int] = None,
+        sample_type: Optional[str] = None,
+        keep_going: bool = False,
+    ):
+        """Every sample file under `folder`, recursively, in sonde's order (bytes of the
+        names); the `file` level holds each file's path relative to `folder`.
+
+        - num_workers: inputs worked on at once (`--jobs`; default: the binary's).
+        - rate: the sample rate in Hz of every file: it overrides each file's own (a WAV
+          header, a CSV time column), so give it for a folder of raw files (.f32le, ...)
+          of one rate, not for a folder that mixes raw files with WAV or CSV files.
+        - channels: channels interleaved in the raw files (default 1).
+        - sample_type: read every file as raw samples of this type ("f32le", "f64le",
+          "i16le", "i32le"); the walk then also takes .raw, .bin and .pcm files.
+        - keep_going: measure the other files when one fails (`--keep-going`): each
+          failure is a `SondeWarning` naming the file and the binary's message, and pandas'
+          `df.attrs["failed"]` maps each failed file to that message. Without it, the first
+          failure raises `SondeError`.
+
+        A folder that mixes kinds, like the repository's sample-data/ (a WAV, a CSV and a
+        raw `bearing.f32le` at 25 600 Hz, 2 channels), takes two calls: the folder with
+        `keep_going=True` (the raw file is reported and skipped), then the raw file with
+        `process_file(path, rate=25600, channels=2)`.
+        """
+        folder = os.fspath(folder)
+        arguments = self._input_options(rate, channels, sample_type) + self._jobs(num_workers)
+        if keep_going:
+            return self._run_keep_going(folder, arguments, rate)
+        try:
+            return self._run([folder], arguments, rate, None, folder=folder)
+        except _binary.SondeError as error:
+            if error.message.startswith(os.path.join(folder, "")):
+                # One file's failure: say how to measure the others.
+                error.args = (f"{error.message} (keep_going=True measures the other files)",)
+            raise
 
     def process_signal(self, signal, sampling_rate: float, num_workers: Optional[int] = None):
         """A numpy array of shape (n,) or (n, channels), streamed through standard input.
@@ -136,9 +255,11 @@ class Measurer:
 
     def _run(self, inputs, arguments, rate, file_name, stdin_chunks=None, folder=None):
         """- Parameter folder: the folder the records' `file` names are relative to."""
-        command = ["process", *inputs, *self.options(), *arguments, "--format", "parquet", "--compression", "none", "--quiet", "-o", "-"]
+        command = ["process", *inputs, *self.options(), *arguments, "--format", "parquet", "--compression", "none", "-o", "-"]
         table = _frames.read_records(_binary.run(self.binary, command, stdin_chunks, to_file=True))
+        return _frames.to_frame(table, self.window, rate, self._rate_of(inputs, arguments, folder), file_name, self.backend)
 
+    def _rate_of(self, inputs, arguments, folder):
         def rate_of(name):
             # An input too short for two windows: its rate from the spectrum's bin spacing.
             if name is None:
@@ -147,7 +268,39 @@ class Measurer:
                 target = os.path.join(folder, name) if folder is not None else name
             return file_rate(self.binary, target, self.window, arguments)
 
-        return _frames.to_frame(table, self.window, rate, rate_of, file_name, self.backend)
+        return rate_of
+
+    def _run_keep_going(self, folder, arguments, rate):
+        """`--keep-going` works on a dataset run (`--output-dir`): one Parquet file per
+        input in a temporary folder, and a manifest saying how each input ended. They are
+        read back in the dataset's order and joined; failures become warnings."""
+        with tempfile.TemporaryDirectory(prefix="sonde-keep-going-") as out:
+            command = ["process", folder, *self.options(), *arguments, "--format", "parquet", "--compression", "none"]
+            command += ["--output-dir", out, "--keep-going"]
+            # Exit status 2: some inputs failed, the others' outputs are complete.
+            _binary.run(self.binary, command, statuses=(0, 2))
+            manifest = _read_manifest(os.path.join(out, "manifest.jsonl"))
+            tables, failed = [], {}
+            for entry in manifest["inputs"]:
+                result = manifest["results"].get(entry["index"], {})
+                if result.get("status") == "ok":
+                    output = result.get("output") or entry["output"]
+                    with open(os.path.join(out, output), "rb") as file:
+                        tables.append(_frames.read_records(file.read()))
+                else:
+                    failed[entry["input"]] = result.get("error", "no result recorded")
+        for name, message in failed.items():
+            _binary.warn(f"{name}: skipped (keep_going): {message}")
+        if tables:
+            table = pa.concat_tables(tables)
+        else:
+            table = _empty_records(manifest["run"]["settings"]["columns"])
+        frame = _frames.to_frame(
+            table, self.window, rate, self._rate_of([folder], arguments, folder), None, self.backend
+        )
+        if self.backend == "pandas":
+            frame.attrs["failed"] = failed
+        return frame
 
     @staticmethod
     def _input_options(rate, channels, sample_type) -> list[str]:
@@ -175,3 +328,30 @@ def file_rate(binary: str, path: str, window: int, arguments: Sequence[str]) -> 
     output = _binary.run(binary, ["spectrum", path, "--window", "16", "--quiet", *passed])
     table = pacsv.read_csv(io.BytesIO(output))
     return float(table.column("frequency")[1].as_py()) * 16
+
+
+def _read_manifest(path: str) -> dict:
+    """A fresh dataset run's manifest: its run line, its inputs in dataset order, and
+    each input's last result by index."""
+    run, inputs, results = None, [], {}
+    with open(path, encoding="utf-8") as file:
+        for line in file:
+            if not line.strip():
+                continue
+            entry = json.loads(line)
+            kind = entry.get("type")
+            if kind == "run":
+                run = entry
+            elif kind == "input":
+                inputs.append(entry)
+            elif kind == "result":
+                results[entry["index"]] = entry
+    inputs.sort(key=lambda entry: entry["index"])
+    return {"run": run, "inputs": inputs, "results": results}
+
+
+def _empty_records(columns: Sequence[str]) -> pa.Table:
+    """No input gave records: a table with the record columns and the settings' values."""
+    fields = [("file", pa.string()), ("time", pa.float64()), ("channel", pa.string()), ("start", pa.int64())]
+    fields += [(name, pa.float64()) for name in columns]
+    return pa.schema(fields).empty_table()

@@ -7,13 +7,19 @@ round-trip form, so `float(text) == value` bit for bit.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import inspect
 import io
 import os
+import pydoc
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -26,8 +32,10 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 import sonde  # noqa: E402
 
 BINARY = os.environ.get("SONDE_BIN", "")
-MOTOR = os.path.join(ROOT, "sample-data", "motor.wav")
-PUMP = os.path.join(ROOT, "sample-data", "pump-vibration.csv")
+SAMPLE_DATA = os.path.join(ROOT, "sample-data")
+MOTOR = os.path.join(SAMPLE_DATA, "motor.wav")
+PUMP = os.path.join(SAMPLE_DATA, "pump-vibration.csv")
+BEARING = os.path.join(SAMPLE_DATA, "bearing.f32le")
 OPTIONS = dict(features=["rms", "kurtosis"], window=1024, hop=512, filters=["highpass:10"], bands=[(0, 1000)])
 
 
@@ -49,7 +57,8 @@ def assert_same_values(frame: pd.DataFrame, records: list[dict[str, str]]) -> No
     """Row by row, column by column, bit for bit; and the same file and channel order."""
     assert len(frame) == len(records)
     flat = frame.reset_index()
-    value_columns = [name for name in frame.columns]
+    # `rate` is the package's (files of different rates), not sonde's.
+    value_columns = [name for name in frame.columns if name != "rate"]
     expected_values = [name for name in records[0] if name not in ("file", "time", "channel", "frame", "start")]
     assert value_columns == expected_values
     for row, record in zip(flat.to_dict("records"), records):
@@ -71,8 +80,10 @@ def test_process_file_equals_the_cli():
 
 def test_process_files_has_a_file_index_in_argument_order():
     measurer = sonde.Measurer(**OPTIONS)
-    frame = measurer.process_files([PUMP, MOTOR], num_workers=2)
+    with pytest.warns(sonde.SondeWarning, match=r"different sample rates in one frame \(44100 Hz, 51200 Hz\)"):
+        frame = measurer.process_files([PUMP, MOTOR], num_workers=2)
     assert frame.index.names == ["file", "channel", "start", "end"]
+    assert frame.columns[0] == "rate" and set(frame["rate"].round()) == {44100.0, 51200.0}
     assert list(frame.index.get_level_values("file").unique()) == [PUMP, MOTOR]
     assert_same_values(frame, cli_records(PUMP, MOTOR, *cli_options(measurer)))
 
@@ -118,8 +129,10 @@ def test_a_folders_input_of_one_window_gets_its_rate_from_sonde(tmp_path):
     os.makedirs(tmp_path / "sub")
     write_wav(str(tmp_path / "sub" / "short.wav"), np.random.default_rng(2).standard_normal(1100), 8000)
     write_wav(str(tmp_path / "long.wav"), np.random.default_rng(3).standard_normal(9000), 16000)
-    frame = sonde.Measurer(features=["rms"], window=1024, hop=512).process_folder(tmp_path)
+    with pytest.warns(sonde.SondeWarning, match=r"different sample rates in one frame \(8000 Hz, 16000 Hz\)"):
+        frame = sonde.Measurer(features=["rms"], window=1024, hop=512).process_folder(tmp_path)
     short = frame.xs("sub/short.wav", level="file")
+    assert list(short["rate"]) == [8000.0]
     assert len(short) == 1
     assert abs(short.index.get_level_values("end")[0].value - 1024 / 8000 * 1e9) <= 1
     long = frame.xs("long.wav", level="file")
@@ -271,13 +284,243 @@ def test_pip_install_in_a_new_environment_then_the_five_calls(tmp_path):
         spec = sonde.spectrum({MOTOR!r})
         print(sonde.__file__)
         print(a.shape, b.shape, c.shape, d.shape, spec.shape)
+        import importlib.metadata
+        print(importlib.metadata.version("sonde"), sonde.__version__)
         """
     )
     environment = dict(os.environ, SONDE_BIN=BINARY)
     environment.pop("PYTHONPATH", None)
     output = subprocess.run([python, "-c", code], check=True, capture_output=True, cwd=tmp_path, env=environment)
-    where, shapes = output.stdout.decode().splitlines()
+    where, shapes, versions = output.stdout.decode().splitlines()
+    installed, declared = versions.split()
+    assert installed == declared == sonde.__version__, versions
     assert where.startswith(str(venv)), f"sonde imported from {where}, not the new environment"
-    # 2 + 1 band + 40 mel + 13 MFCC columns; motor 128 windows x 2 channels, pump 49 x 2,
-    # the folder 2 x 30 windows, the signal 49 x 2; 513 bins x 2 channels.
-    assert shapes == "(256, 56) (354, 56) (60, 56) (98, 56) (513, 2)", shapes
+    # 2 + 1 band + 40 mel + 13 MFCC columns (and `rate` for motor and pump together, of
+    # different rates); motor 128 windows x 2 channels, pump 49 x 2, the folder 2 x 30
+    # windows, the signal 49 x 2; 513 bins x 2 channels.
+    assert shapes == "(256, 56) (354, 57) (60, 56) (98, 56) (513, 2)", shapes
+
+
+# -- issue 43: process_folder's input options and keep_going, string bands and features,
+# notes as warnings, mixed rates, docstrings, __version__ and feature_names().
+
+
+@contextlib.contextmanager
+def no_sonde_warnings():
+    """A context in which any SondeWarning fails the test."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sonde.SondeWarning)
+        yield
+
+
+def test_process_folder_passes_rate_channels_and_sample_type(tmp_path):
+    # Raw .bin files are walked only with --sample-type, and need --rate and --channels.
+    rng = np.random.default_rng(11)
+    os.makedirs(tmp_path / "sub")
+    for name in ["sub/b.bin", "a.bin"]:
+        rng.standard_normal((6000, 2)).astype("<f4").tofile(str(tmp_path / name))
+    measurer = sonde.Measurer(features=["rms", "kurtosis"], window=512)
+    frame = measurer.process_folder(tmp_path, rate=25600, channels=2, sample_type="f32le", num_workers=2)
+    assert list(frame.index.get_level_values("file").unique()) == ["a.bin", "sub/b.bin"]
+    assert set(frame.index.get_level_values("channel")) == {"ch0", "ch1"}
+    assert frame.attrs["rate"] == 25600 and "rate" not in frame.columns
+    assert abs(frame.index.get_level_values("end")[0].value - 512 / 25600 * 1e9) <= 1
+    cli = cli_records(str(tmp_path), "--rate", "25600", "--channels", "2", "--sample-type", "f32le", *cli_options(measurer))
+    assert_same_values(frame, cli)
+    with pytest.raises(sonde.SondeError, match="folder has no sample files"):
+        measurer.process_folder(tmp_path)
+
+
+def test_the_sample_data_folder_takes_keep_going_and_then_its_raw_file():
+    """sample-data/ mixes a WAV, a CSV and a raw file whose rate only the caller knows: the
+    folder fails on the raw file, keep_going=True measures the others and warns about it,
+    and the raw file is measured on its own with its rate and channels."""
+    measurer = sonde.Measurer(features="rms,kurtosis")
+    with pytest.raises(sonde.SondeError) as raised:
+        measurer.process_folder(SAMPLE_DATA)
+    assert "bearing.f32le: raw samples carry no sample rate" in str(raised.value)
+    assert "keep_going=True" in str(raised.value)
+
+    with pytest.warns(sonde.SondeWarning) as caught:
+        frame = measurer.process_folder(SAMPLE_DATA, keep_going=True)
+    messages = [str(warning.message) for warning in caught]
+    assert any(re.match(r"bearing\.f32le: skipped \(keep_going\): .*pass --rate", text) for text in messages), messages
+    assert list(frame.attrs["failed"]) == ["bearing.f32le"]
+    assert list(frame.index.get_level_values("file").unique()) == ["motor.wav", "pump-vibration.csv"]
+    # Two rates in one frame: a rate column says which is whose.
+    rates = frame["rate"].groupby(level="file").unique()
+    assert list(rates["motor.wav"]) == [44100.0]
+    assert [round(value) for value in rates["pump-vibration.csv"]] == [51200]
+    assert list(frame.columns) == ["rate", "rms", "kurtosis"]
+    alone = measurer.process_file(MOTOR)
+    np.testing.assert_array_equal(frame.xs("motor.wav", level="file")["rms"].to_numpy(), alone["rms"].to_numpy())
+
+    with no_sonde_warnings():
+        bearing = measurer.process_file(BEARING, rate=25600, channels=2)
+    assert bearing.attrs["rate"] == 25600
+    assert sorted(set(bearing.index.get_level_values("channel"))) == ["ch0", "ch1"]
+    assert len(bearing) == 2 * (25600 // 512 - 1)
+
+
+def test_keep_going_gives_the_same_frame_when_nothing_fails(tmp_path):
+    shutil.copy(MOTOR, tmp_path / "motor.wav")
+    os.makedirs(tmp_path / "pumps")
+    shutil.copy(PUMP, tmp_path / "pumps" / "pump.csv")
+    measurer = sonde.Measurer(features=["rms", "peak"], bands="0-1000", window=2048)
+    with pytest.warns(sonde.SondeWarning, match="different sample rates"):
+        plain = measurer.process_folder(tmp_path)
+    with pytest.warns(sonde.SondeWarning, match="different sample rates"):
+        kept = measurer.process_folder(tmp_path, keep_going=True, num_workers=2)
+    pd.testing.assert_frame_equal(kept, plain, check_exact=True)
+    assert kept.attrs["failed"] == {}
+
+
+def test_keep_going_when_every_file_fails_gives_an_empty_frame(tmp_path):
+    (tmp_path / "one.f32").write_bytes(np.zeros(4096, dtype="<f4").tobytes())
+    (tmp_path / "two.f32").write_bytes(np.zeros(4096, dtype="<f4").tobytes())
+    with pytest.warns(sonde.SondeWarning) as caught:
+        frame = sonde.Measurer(features=["rms", "peak"]).process_folder(tmp_path, keep_going=True)
+    assert len(frame) == 0 and list(frame.columns) == ["rms", "peak"]
+    assert sorted(frame.attrs["failed"]) == ["one.f32", "two.f32"]
+    assert len([w for w in caught if "skipped (keep_going)" in str(w.message)]) == 2
+
+
+def test_bands_and_features_take_the_clis_comma_separated_strings():
+    as_strings = sonde.Measurer(features="rms,kurtosis", bands="0-1000,1000-4000")
+    as_lists = sonde.Measurer(features=["rms", "kurtosis"], bands=[(0, 1000), "1000-4000"])
+    assert as_strings.options() == as_lists.options()
+    assert as_strings.options()[-4:] == ["--features", "rms,kurtosis", "--bands", "0-1000,1000-4000"]
+    frame = sonde.Measurer(features="rms", bands="0-1000").process_file(MOTOR)
+    assert list(frame.columns) == ["rms", "band_power:0-1000"]
+    pd.testing.assert_frame_equal(frame, sonde.Measurer(features=["rms"], bands=[(0, 1000)]).process_file(MOTOR))
+    # One filter as a string is that filter.
+    assert sonde.Measurer(filters="highpass:10").options()[-2:] == ["--filter", "highpass:10"]
+
+
+def test_bands_and_features_of_the_wrong_shape_raise_type_error():
+    with pytest.raises(TypeError, match=r"one band, not a list of bands; write bands=\[\(0, 1000\)\]"):
+        sonde.Measurer(bands=(0, 1000))
+    with pytest.raises(TypeError, match="5 is not a band"):
+        sonde.Measurer(bands=[5])
+    with pytest.raises(TypeError, match="features: 1 is not a name"):
+        sonde.Measurer(features=["rms", 1])
+
+
+def test_a_clip_shorter_than_a_window_warns(tmp_path):
+    path = tmp_path / "short.wav"
+    write_wav(str(path), np.random.default_rng(4).standard_normal(500), 8000)
+    with pytest.warns(sonde.SondeWarning, match=r"short\.wav: 500 samples per channel, fewer than one window of 1024"):
+        frame = sonde.Measurer(features=["rms"]).process_file(path)
+    assert len(frame) == 0
+    # In a folder, with a clip that has records: the short one is named, the other measured.
+    write_wav(str(tmp_path / "long.wav"), np.random.default_rng(5).standard_normal(4096), 8000)
+    for keep_going in (False, True):
+        with pytest.warns(sonde.SondeWarning, match=r"short\.wav: 500 samples per channel") as caught:
+            frame = sonde.Measurer(features=["rms"]).process_folder(tmp_path, keep_going=keep_going)
+        assert list(frame.index.get_level_values("file").unique()) == ["long.wav"]
+        # The warning points at this file, not into the package.
+        assert all(warning.filename == __file__ for warning in caught if warning.category is sonde.SondeWarning)
+
+
+def test_files_of_one_rate_have_it_in_attrs_and_no_warning(tmp_path):
+    for name in ["a.wav", "b.wav"]:
+        write_wav(str(tmp_path / name), np.random.default_rng(6).standard_normal(4096), 8000)
+    with no_sonde_warnings():
+        frame = sonde.Measurer(features=["rms"]).process_files([tmp_path / "a.wav", tmp_path / "b.wav"])
+    assert frame.attrs["rate"] == 8000 and list(frame.columns) == ["rms"]
+
+
+def test_files_of_different_rates_get_a_rate_column_and_a_warning(tmp_path):
+    write_wav(str(tmp_path / "slow.wav"), np.random.default_rng(8).standard_normal(4096), 8000)
+    write_wav(str(tmp_path / "fast.wav"), np.random.default_rng(9).standard_normal(8192), 16000)
+    paths = [str(tmp_path / "slow.wav"), str(tmp_path / "fast.wav")]
+    with pytest.warns(sonde.SondeWarning, match=r"different sample rates in one frame \(8000 Hz, 16000 Hz\)"):
+        frame = sonde.Measurer(features=["rms"]).process_files(paths)
+    assert frame.attrs["rate"] is None
+    assert list(frame.columns) == ["rate", "rms"]
+    assert list(frame.xs(paths[0], level="file")["rate"].unique()) == [8000.0]
+    assert list(frame.xs(paths[1], level="file")["rate"].unique()) == [16000.0]
+    ends = frame.xs(paths[1], level="file").index.get_level_values("end")
+    assert abs(ends[0].value - 1024 / 16000 * 1e9) <= 1
+    with pytest.warns(sonde.SondeWarning, match="different sample rates"):
+        polars_frame = sonde.Measurer(features=["rms"], backend="polars").process_files(paths)
+    assert polars_frame.columns == ["file", "channel", "start", "end", "rate", "rms"]
+
+
+def documented(function) -> list[str]:
+    """The parameters of `function` its docstring does not name as `- name:` (or in a
+    `- a, b, c:` line)."""
+    text = inspect.getdoc(function) or ""
+    named = set()
+    for match in re.finditer(r"^\s*- ([\w, ]+):", text, flags=re.MULTILINE):
+        named.update(name.strip() for name in match.group(1).split(","))
+    parameters = [name for name in inspect.signature(function).parameters if name != "self"]
+    return [name for name in parameters if name not in named]
+
+
+def test_help_measurer_documents_every_keyword():
+    text = pydoc.render_doc(sonde.Measurer, renderer=pydoc.plaintext)
+    assert "Initialize self" not in text
+    assert "keep_going" in text and "feature_names()" in text
+    assert documented(sonde.Measurer.__init__) == []
+    for method in ["process_file", "process_files", "process_folder"]:
+        missing = documented(getattr(sonde.Measurer, method))
+        assert missing in ([], ["path"], ["paths"], ["folder"]), (method, missing)
+    assert documented(sonde.spectrum) == ["path"]
+
+
+def test_version_is_the_binarys():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", sonde.__version__)
+    output = subprocess.run([BINARY, "--version"], check=True, capture_output=True, text=True).stdout
+    assert output.split()[:2] == ["sonde", sonde.__version__]
+
+
+def test_feature_names_lists_what_features_takes():
+    names = sonde.feature_names()
+    assert {"rms", "kurtosis", "spectral_centroid", "thd", "spectral_flux", "level_a"} <= set(names)
+    assert "default" not in names  # the CLI's name for the default set, not a feature
+    assert len(names) == len(set(names)) > 20
+    # The default set is the list's beginning, in its order; the optional ones follow.
+    default = list(sonde.Measurer().process_file(MOTOR).columns)
+    assert names[: len(default)] == default and len(names) > len(default)
+    # Every name is one the binary accepts, and gives the column of that name.
+    frame = sonde.Measurer(features=names).process_file(MOTOR)
+    assert list(frame.columns) == names
+
+
+def test_the_readme_says_how_to_reach_the_man_page(tmp_path):
+    """`man sonde` after `make install PREFIX=...`: the README's two ways, tried with man-db
+    on a prefix laid out as the Makefile's install-files target lays it out."""
+    with open(os.path.join(ROOT, "Makefile"), encoding="utf-8") as file:
+        makefile = file.read()
+    assert "$(DESTDIR)$(PREFIX)/share/man/man1/sonde.1" in makefile
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as file:
+        readme = " ".join(file.read().split())
+    assert "`PREFIX/share/man/man1/sonde.1`" in readme
+    assert "Only `make install` installs the man page (not `make build` or `pip install ./python`)" in readme
+    assert "when `PREFIX/bin` is on `PATH`" in readme
+    recipe = re.search(r"`(MANPATH=PREFIX/share/man: man sonde)`", readme)
+    assert recipe, "the README names no MANPATH recipe"
+
+    prefix = tmp_path / "prefix"
+    os.makedirs(prefix / "bin")
+    os.makedirs(prefix / "share" / "man" / "man1")
+    shutil.copy(BINARY, prefix / "bin" / "sonde")
+    (prefix / "share" / "man" / "man1" / "sonde.1").write_text(".TH SONDE 1\n.SH NAME\nsonde \\- measure\n")
+    environment = {k: v for k, v in os.environ.items() if k not in ("MANPATH", "MANOPT")}
+    environment.update(PATH="/usr/bin:/bin", MANPAGER="cat", PAGER="cat", MANWIDTH="80")
+    page = str(prefix / "share" / "man" / "man1" / "sonde.1")
+
+    def pages(**extra):
+        found = subprocess.run(["man", "-w", "-a", "sonde"], capture_output=True, text=True, env=dict(environment, **extra))
+        return found.stdout.split()
+
+    assert page not in pages()
+    assert page in pages(PATH=f"{prefix}/bin:/usr/bin:/bin")
+    variable, command = recipe.group(1).split(" ", 1)
+    name, value = variable.split("=", 1)
+    assert name == "MANPATH" and value.endswith(":")
+    value = value.replace("PREFIX", str(prefix))
+    assert page in pages(MANPATH=value)
+    shown = subprocess.run(command.split(), capture_output=True, text=True, env=dict(environment, MANPATH=value), timeout=60)
+    assert shown.returncode == 0 and "sonde - measure" in shown.stdout, shown
