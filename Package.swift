@@ -65,6 +65,17 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // MATLAB files (v4, v5, v7, v7.3) and HDF5 recordings: the libraries made for them.
+        .systemLibrary(
+            name: "CMatio",
+            pkgConfig: "matio",
+            providers: [.apt(["libmatio-dev"])]
+        ),
+        .systemLibrary(
+            name: "CHDF5",
+            pkgConfig: "hdf5",
+            providers: [.apt(["libhdf5-dev"])]
+        ),
         // Header-only C for the frame kernels, which Swift cannot spell: a fused
         // multiply-add on SIMD4<Double>, and whether the build has 256-bit registers.
         .target(name: "CKernelSupport"),
@@ -85,7 +96,7 @@ let package = Package(
         .target(
             name: "SondeIO",
             // CKernelSupport: the CPU's CRC-32C instruction for the dataset manifest's checksums.
-            dependencies: ["SondeCore", "CSndfile", "CZstd", "CKernelSupport"]
+            dependencies: ["SondeCore", "CSndfile", "CZstd", "CKernelSupport", "CMatio", "CHDF5"]
         ),
         .target(
             name: "SondePipeline",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SondeCore
 import SondeDSP
+import SondeIO
 import SondePipeline
 
 /// How to read inputs whose files do not say (raw samples, header-less CSV).
@@ -30,8 +31,53 @@ struct InputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Read inputs as raw interleaved samples of this type.", valueName: "T"))
     var sampleType: SampleFormat?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "MATLAB, HDF5 or TDMS inputs: the arrays to read as channels, comma-separated.",
+            discussion: """
+                MAT variables (X105_DE_time, struct fields bearing.gs, struct arrays Y(7).Data),                 HDF5 datasets (/group/dataset) or TDMS channels (group/channel). Without it:                 every numeric vector or matrix of the file's most common length, with a note                 naming what was read and what skipped. `sonde info FILE` lists them.
+                """,
+            valueName: "LIST"))
+    var variables: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How a MAT or HDF5 matrix holds channels: \(ContainerOptions.orientations.joined(separator: ", ")) (auto: samples along the longer dimension).",
+            valueName: "O"))
+    var orientation: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "MATLAB inputs: the scalar variable holding the rate in Hz (e.g. bearing.sr).", valueName: "PATH"))
+    var rateVariable: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("HDF5 inputs: the attribute holding the rate in Hz (e.g. sample_rate).", valueName: "NAME"))
+    var rateAttribute: String?
+
     func validate() throws {
         try OptionRanges.check(rate: rate)
         try OptionRanges.check(channels: channels)
+        if let orientation, !ContainerOptions.orientations.contains(orientation) {
+            throw ValidationError(
+                "--orientation \(orientation): expected one of \(ContainerOptions.orientations.joined(separator: ", "))"
+            )
+        }
+        if let variables, variables.split(separator: ",").contains(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw ValidationError("--variables '\(variables)': an empty name; expected NAME,NAME,...")
+        }
+    }
+
+    /// The reading options every command that reads files hands to `SampleSources`.
+    func sampleSourceOptions() -> SampleSourceOptions {
+        SampleSourceOptions(
+            sampleRate: rate, channels: channels, sampleType: sampleType,
+            container: ContainerOptions(
+                variables: variables.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } },
+                orientation: orientation ?? "auto", rateVariable: rateVariable, rateAttribute: rateAttribute))
     }
 }

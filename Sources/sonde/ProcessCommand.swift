@@ -138,8 +138,7 @@ struct ProcessCommand: AsyncParsableCommand {
             let settings = try pipeline.settings()
             let list = try inputList.sampleInputs(
                 sampleType: input.sampleType, excludingFolders: outputDir.map { [$0] } ?? [])
-            let options = SampleSourceOptions(
-                sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
+            let options = input.sampleSourceOptions()
             if let outputDir {
                 try await runDataset(list, settings: settings, options: options, outputDir: outputDir)
             } else {

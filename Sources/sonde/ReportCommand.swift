@@ -83,8 +83,7 @@ struct ReportCommand: AsyncParsableCommand {
                 throw SondeError(
                     .invalidArgument, "-o \(output) is the input '\(input.path)': writing it would destroy the input")
             }
-            let options = SampleSourceOptions(
-                sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
+            let options = input.sampleSourceOptions()
             let first = try FileInputs.open(list.inputs[0], settings: settings, options: options)
             let columns = try settings.valueColumns(sampleRate: first.source.format.sampleRate)
             let spectra = ReportSpectra()

@@ -31,7 +31,8 @@ struct Sonde: AsyncParsableCommand {
             """,
         version: SondeVersion.named,
         subcommands: [
-            ProcessCommand.self, SpectrumCommand.self, ReportCommand.self, MergeCommand.self, StreamCommand.self,
+            InfoCommand.self, ProcessCommand.self, SpectrumCommand.self, ReportCommand.self, MergeCommand.self,
+            StreamCommand.self,
             DeviceCommand.self, BenchCommand.self,
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
             ForgotPasswordCommand.self, ResetPasswordCommand.self,

@@ -57,8 +57,7 @@ struct SpectrumCommand: AsyncParsableCommand {
         try await reportingErrors {
             let settings = try framing.settings()
             let list = try inputList.sampleInputs(sampleType: input.sampleType)
-            let options = SampleSourceOptions(
-                sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType)
+            let options = input.sampleSourceOptions()
             let outputPath = output == "-" ? nil : output
             if let outputPath, let input = list.input(sameFileAs: outputPath) {
                 throw SondeError(

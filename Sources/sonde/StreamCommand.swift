@@ -191,8 +191,7 @@ struct StreamCommand: AsyncParsableCommand {
         if let inputPath {
             base = try SampleSources.open(
                 path: inputPath,
-                options: SampleSourceOptions(
-                    sampleRate: input.rate, channels: input.channels, sampleType: input.sampleType))
+                options: input.sampleSourceOptions())
             name = inputPath
             isDevice = false
         } else {

@@ -10,17 +10,19 @@ import _SondeTestSupport
 @Suite struct ContainerSignatureTests {
     static let matFile = Fixtures.directory.appendingPathComponent("containers/bearing.mat").path
 
-    /// A MATLAB file scipy wrote: named for what it is by its extension-less name too.
-    @Test func aMatFileIsNamedNotRead() throws {
+    /// A MATLAB file scipy wrote is read as one by its content, whatever its name; with
+    /// `--sample-type` (what the first error used to suggest) it is refused, named.
+    @Test func aMatFileIsReadByItsContentNeverAsRaw() throws {
         let directory = try ReaderTest.makeDirectory()
         defer { ReaderTest.remove(directory) }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.matFile)))
         for name in ["bearing.mat", "bearing.bin", "bearing"] {
             let path = try ReaderTest.makeFile(bytes, named: name, in: directory)
-            let error = #expect(throws: SondeError.self) { _ = try SampleSources.open(path: path) }
-            #expect(error?.message.contains("is a MATLAB 5.0 MAT-file") == true, "\(error?.message ?? "")")
-            #expect(error?.message.contains("--sample-type") == false, "\(error?.message ?? "")")
-            // What the first error used to suggest: refused too, naming the container.
+            let source = try SampleSources.open(path: path, options: SampleSourceOptions(sampleRate: 12000))
+            #expect(source.format.channelNames == ["X105_DE_time", "X105_FE_time", "X105_BA_time"])
+            let noRate = #expect(throws: SondeError.self) { _ = try SampleSources.open(path: path) }
+            #expect(noRate?.message.contains("X105RPM = 1797") == true, "\(noRate?.message ?? "")")
+            #expect(noRate?.message.contains("--sample-type") == false, "\(noRate?.message ?? "")")
             let raw = #expect(throws: SondeError.self) {
                 _ = try SampleSources.open(
                     path: path, options: SampleSourceOptions(sampleRate: 12000, sampleType: .i16le))

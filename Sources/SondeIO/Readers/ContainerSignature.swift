@@ -107,9 +107,11 @@ enum ContainerSignature {
         if container.hasPrefix("a sound file") {
             return "; give it its extension (.wav, .flac, ...) and drop --sample-type"
         }
-        if container.contains("MAT-file") || container.contains("HDF5") || container.contains("TDMS")
-            || container.contains("NumPy")
-        {
+        if container.contains("MAT-file") || container.contains("HDF5") || container == "an NI TDMS file" {
+            return
+                "; drop --sample-type: sonde reads MATLAB, HDF5 and TDMS files (`sonde info FILE` lists their arrays)"
+        }
+        if container.contains("NumPy") {
             return
                 "; export each channel as raw float64 (in Python: numpy.asarray(x, '<f8').tofile('x.f64')) and measure that with --rate"
         }

@@ -40,7 +40,7 @@ public struct SampleInput: Sendable, Equatable {
     /// column).
     private static func readsInParts(_ kind: SampleSources.Kind?) -> Bool {
         switch kind {
-        case .raw, .soundFile: true
+        case .raw, .soundFile, .container: true
         case .csv, nil: false
         }
     }

@@ -17,10 +17,17 @@ public struct SampleSourceOptions: Sendable, Equatable {
     /// whatever its name says.
     public var sampleType: SampleFormat?
 
-    public init(sampleRate: Double? = nil, channels: Int? = nil, sampleType: SampleFormat? = nil) {
+    /// Which arrays of a MATLAB, HDF5 or TDMS input are channels, and where its rate is.
+    public var container: ContainerOptions
+
+    public init(
+        sampleRate: Double? = nil, channels: Int? = nil, sampleType: SampleFormat? = nil,
+        container: ContainerOptions = ContainerOptions()
+    ) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.sampleType = sampleType
+        self.container = container
     }
 }
 
@@ -36,6 +43,7 @@ extension SampleSourceOptions {
             throw SondeError(
                 .invalidArgument, "--channels \(channels): expected a count from 1 to \(Self.maximumChannels)")
         }
+        _ = try container.arrayOrientation()
     }
 
     /// libsndfile's limit (`SF_MAX_CHANNELS`), and more than any real recording has; each

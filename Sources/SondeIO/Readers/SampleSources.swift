@@ -7,6 +7,8 @@ public enum SampleSources {
         case csv
         case soundFile
         case raw(SampleFormat)
+        /// A MATLAB, HDF5 or TDMS recording: named arrays, some of them channels.
+        case container(ContainerKind)
     }
 
     /// Opens `path` (`-` for standard input) and checks everything that can be checked
@@ -18,7 +20,8 @@ public enum SampleSources {
     /// - `--sample-type` always means raw interleaved samples of that type;
     /// - `-` is CSV text, or raw with `--sample-type`;
     /// - `.csv`, `.txt`: CSV; `.wav`, `.flac`, `.aif`, `.aiff`, `.ogg`, `.oga`, `.opus`,
-    ///   `.mp3`: libsndfile; `.f32`/`.f32le`, `.f64`/`.f64le`, `.i16`/`.i16le`/`.s16`,
+    ///   `.mp3`: libsndfile; `.mat` (libmatio), `.h5`/`.hdf5`/`.he5` (libhdf5), `.tdms`, or a
+    ///   file whose first bytes say MATLAB 5.0/7.3, HDF5 or TDMS: `ContainerSampleSource`; `.f32`/`.f32le`, `.f64`/`.f64le`, `.i16`/`.i16le`/`.s16`,
     ///   `.i32`/`.i32le`: raw of that type;
     /// - any other name: libsndfile when the file starts with a sound container's signature
     ///   (`SoundFileSignature`), else `--sample-type` is needed (`.raw`, `.bin`);
@@ -39,6 +42,18 @@ public enum SampleSources {
             let name = path == "-" ? OpenedInput.standardInputName : path
             throw SondeError(.invalidArgument, "\(name): raw samples carry no sample rate; pass --rate HZ")
         }
+        if case .container(let container) = kind {
+            // A path that cannot be opened says why, as for any other input.
+            try OpenedInput.open(path: path).closeIfOwned()
+            return try ContainerSampleSource.open(path, kind: container, options: options)
+        }
+        if options.container.isSet {
+            let name = path == "-" ? OpenedInput.standardInputName : path
+            throw SondeError(
+                .invalidArgument,
+                "\(name): --variables, --orientation, --rate-variable and --rate-attribute apply to MATLAB, HDF5 and TDMS files only"
+            )
+        }
         let input = path == "-" ? OpenedInput.standardInput() : try OpenedInput.open(path: path)
         return try open(input, kind: kind, options: options)
     }
@@ -53,6 +68,9 @@ public enum SampleSources {
                 ChunkedInput(input, chunkSize: chunkSize), canReadTwice: input.isRegularFile, options: options)
         case .soundFile:
             return try SoundFileSampleSource(input, options: options)
+        case .container(let container):
+            input.closeIfOwned()
+            return try ContainerSampleSource.open(input.name, kind: container, options: options)
         case .raw(let sampleFormat):
             if input.isRegularFile,
                 let container = ContainerSignature.container(
@@ -82,9 +100,12 @@ public enum SampleSources {
         }
         // A path that cannot be opened says why (a mistyped folder is missing, not unnamed).
         try OpenedInput.open(path: path).closeIfOwned()
-        // A recording in a container sonde does not read: say what it is, never suggest
-        // --sample-type, which would measure its bytes as samples.
+        // A recording in a container: read it when sonde reads the kind, else say what it is
+        // and never suggest --sample-type, which would measure its bytes as samples.
         if let container = ContainerSignature.container(path: path) {
+            if container.contains("MAT-file") { return .container(.mat) }
+            if container.hasPrefix("an HDF5") { return .container(.hdf5) }
+            if container == "an NI TDMS file" { return .container(.tdms) }
             throw SondeError(
                 .unsupported,
                 "\(path): is \(container), which sonde does not read\(ContainerSignature.advice(for: container))")
@@ -104,6 +125,9 @@ public enum SampleSources {
         "mp3": .soundFile, "opus": .soundFile, "oga": .soundFile,
         "f32": .raw(.f32le), "f32le": .raw(.f32le), "f64": .raw(.f64le), "f64le": .raw(.f64le),
         "i16": .raw(.i16le), "i16le": .raw(.i16le), "s16": .raw(.i16le), "i32": .raw(.i32le), "i32le": .raw(.i32le),
+        // MAT v4 has no signature: its name says it.
+        "mat": .container(.mat), "h5": .container(.hdf5), "hdf5": .container(.hdf5), "he5": .container(.hdf5),
+        "tdms": .container(.tdms),
     ]
 
     /// What a folder walk takes: every extension above but `.txt` (notes and READMEs sit
