@@ -86,6 +86,10 @@ class Measurer:
         mfcc: Optional[int] = None,
         backend: str = "pandas",
         sonde_bin: Optional[str] = None,
+        variables: Union[None, str, Sequence[str]] = None,
+        rate_variable: Optional[str] = None,
+        rate_attribute: Optional[str] = None,
+        orientation: Optional[str] = None,
     ):
         """The settings every method uses (`sonde process --help` says more about each).
 
@@ -107,6 +111,15 @@ class Measurer:
         - backend: "pandas" (default) or "polars" (a polars DataFrame, the index levels as
           its first columns).
         - sonde_bin: the binary to run; default $SONDE_BIN, else `sonde` on PATH.
+        - variables: for MATLAB, HDF5 and TDMS files, the arrays to read as channels: MAT
+          variables (`"X105_DE_time"`, `"bearing.gs"`, `"Y(7).Data"`), HDF5 datasets
+          (`"/group/dataset"`) or TDMS channels (`"group/channel"`), a list or the CLI's
+          comma-separated string; None: every numeric array of the file's most common length
+          (a `SondeWarning` names them). `sonde info FILE` lists a file's arrays.
+        - rate_variable: a MAT file's scalar holding the rate in Hz (`"bearing.sr"`).
+        - rate_attribute: an HDF5 file's attribute holding the rate in Hz (`"sample_rate"`).
+        - orientation: how a MAT or HDF5 matrix holds channels: "auto" (samples along the
+          longer dimension), "samples-by-channels" or "channels-by-samples".
 
         Raises TypeError for a value of the wrong shape, ValueError for an unknown backend,
         `sonde.SondeNotFound` when there is no binary. The binary checks the values
@@ -122,6 +135,10 @@ class Measurer:
         self.mel = mel
         self.mfcc = mfcc
         self.backend = backend
+        self.variables = _names(variables, "variables")
+        self.rate_variable = rate_variable
+        self.rate_attribute = rate_attribute
+        self.orientation = orientation
         self.binary = _binary.find_binary(sonde_bin)
 
     def __repr__(self) -> str:
@@ -143,6 +160,14 @@ class Measurer:
             arguments += ["--mel", str(self.mel)]
         if self.mfcc is not None:
             arguments += ["--mfcc", str(self.mfcc)]
+        if self.variables is not None:
+            arguments += ["--variables", ",".join(self.variables)]
+        if self.rate_variable is not None:
+            arguments += ["--rate-variable", self.rate_variable]
+        if self.rate_attribute is not None:
+            arguments += ["--rate-attribute", self.rate_attribute]
+        if self.orientation is not None:
+            arguments += ["--orientation", self.orientation]
         return arguments
 
     def process_file(

@@ -524,3 +524,21 @@ def test_the_readme_says_how_to_reach_the_man_page(tmp_path):
     assert page in pages(MANPATH=value)
     shown = subprocess.run(command.split(), capture_output=True, text=True, env=dict(environment, MANPATH=value), timeout=60)
     assert shown.returncode == 0 and "sonde - measure" in shown.stdout, shown
+
+
+def test_matlab_variables_read_as_channels_equal_the_arrays_scipy_reads():
+    """A MAT file (the bearing benchmarks' format): `variables=` picks the arrays, each a
+    channel named by its variable, measured exactly as the same arrays given as samples."""
+    import scipy.io
+
+    path = os.path.join(ROOT, "Tests", "Fixtures", "containers", "bearing.mat")
+    measurer = sonde.Measurer(features=["rms", "kurtosis"], window=256, variables=["X105_DE_time", "X105_FE_time"])
+    got = measurer.process_file(path, rate=12000)
+    arrays = scipy.io.loadmat(path)
+    signal = np.column_stack([arrays["X105_DE_time"][:, 0], arrays["X105_FE_time"][:, 0]])
+    want = sonde.Measurer(features=["rms", "kurtosis"], window=256).process_signal(signal, 12000)
+    assert sorted(set(got.index.get_level_values("channel"))) == ["X105_DE_time", "X105_FE_time"]
+    np.testing.assert_array_equal(got[["rms", "kurtosis"]].to_numpy(), want[["rms", "kurtosis"]].to_numpy())
+    assert "--variables X105_DE_time,X105_FE_time" in repr(measurer)
+    with pytest.raises(TypeError, match="variables"):
+        sonde.Measurer(variables=[1, 2])

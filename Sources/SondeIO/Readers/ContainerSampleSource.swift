@@ -128,6 +128,7 @@ final class ContainerSampleSource: SampleSource {
     private static func defaultChannels(_ file: TDMSFile) throws -> ([Int], [String]) {
         let readable = file.channels.indices.filter {
             file.channels[$0].dataType.isNumeric && file.channels[$0].count > 0
+                && TDMSChannelReader.scaling(of: file.channels[$0], in: file) == nil
         }
         let lengths = Dictionary(grouping: readable) { file.channels[$0].count }.mapValues(\.count)
         guard let best = lengths.max(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key else {

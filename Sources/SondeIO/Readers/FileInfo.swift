@@ -100,10 +100,13 @@ public struct FileInfo: Sendable, Equatable {
             var properties: [String] = []
             if let increment = channel.waveformIncrement { properties.append("wf_increment=\(increment)") }
             if let start = channel.properties["wf_start_time"] { properties.append("wf_start_time=\(start)") }
-            let readable = channel.dataType.isNumeric && channel.count > 0
+            let scaling = TDMSChannelReader.scaling(of: channel, in: file)
+            let refusal =
+                !channel.dataType.isNumeric
+                ? "not numeric" : channel.count == 0 ? "empty" : scaling.map { "NI scaling (\($0)), not applied" }
             return Entry(
                 name: channel.path, type: channel.dataType.name, shape: "\(channel.count)", properties: properties,
-                refusal: readable ? nil : channel.count == 0 ? "empty" : "not numeric")
+                refusal: refusal)
         }
         let rates = Set(file.channels.compactMap(\.waveformIncrement))
         return FileInfo(
