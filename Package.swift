@@ -178,6 +178,8 @@ let package = Package(
             dependencies: [
                 "SondeCore", "SondeIO", "SondePipeline", "SondePlots", "SondeReport",
                 "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeStoreFormat", "SondeCapture",
+                // ConnectionLimit: the one connection cap of both servers.
+                "SondeLive",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -208,11 +210,11 @@ let package = Package(
             dependencies: ["SondeCore", "SondeDSP"],
             path: "Tests/_SondeTestSupport"
         ),
-        .testTarget(name: "SondeAppTests", dependencies: ["SondeApp"]),
+        .testTarget(name: "SondeAppTests", dependencies: ["SondeApp", "_SondeTestSupport"]),
         .testTarget(
             name: "SondeLiveTests",
             dependencies: [
-                "SondeLive", "SondeCore", "SondePipeline",
+                "SondeLive", "SondeCore", "SondePipeline", "_SondeTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -22,6 +22,12 @@ public struct AppConfiguration: Sendable {
     public var concurrentLogins: Int
     /// Seconds a login waits for a free hashing slot before it is answered 503 with Retry-After.
     public var loginWaitSeconds: Double
+    /// A connection must send a whole request head this soon after it opens or after its
+    /// last response; one that never does is closed (a client cannot hold a socket).
+    public var headerTimeout: Duration
+    /// Open connections at most; past that a request is answered 503 and closed, so
+    /// file descriptors and memory stay bounded.
+    public var maxConnections: Int
     /// The longest capture, in seconds: it stops recording then and waits as a draft.
     public var longestCaptureSeconds: Double
     /// `--database`: `sqlite:PATH` or `postgres://...`; nil: `SONDE_DATABASE_URL`, else the
@@ -34,7 +40,8 @@ public struct AppConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false, environment: [String: String],
         parquet: ParquetWriterOptions, version: String, reportTrends: [String] = [], concurrentLogins: Int = 2,
-        loginWaitSeconds: Double = 2, longestCaptureSeconds: Double = 600,
+        loginWaitSeconds: Double = 2, longestCaptureSeconds: Double = 600, headerTimeout: Duration = .seconds(10),
+        maxConnections: Int = 1024,
         database: String? = nil, publicURL: String? = nil
     ) {
         self.database = database
@@ -49,5 +56,7 @@ public struct AppConfiguration: Sendable {
         self.concurrentLogins = concurrentLogins
         self.loginWaitSeconds = loginWaitSeconds
         self.longestCaptureSeconds = longestCaptureSeconds
+        self.headerTimeout = headerTimeout
+        self.maxConnections = maxConnections
     }
 }

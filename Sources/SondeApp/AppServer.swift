@@ -4,6 +4,7 @@ import Logging
 import SondeAccounts
 import SondeCapture
 import SondeCore
+import SondeLive
 import SondeMeasurements
 import SondePipeline
 import SondeStore
@@ -32,8 +33,14 @@ public final class AppServer: Sendable {
         let environment = try makeEnvironment(configuration, address: address)
         let router = AppRouter(environment: environment).make()
         let (ready, readyContinuation) = AsyncStream<Result<Int, any Error>>.makeStream()
+        let connections = ConnectionLimit(limit: configuration.maxConnections)
+        let timeout = configuration.headerTimeout.components
         let application = Application(
-            router: router,
+            responder: HeadResponder(base: router.buildResponder()),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: connections.handlers(),
+                    idleTimeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import SondeCore
 
 /// Refusals (`WebError`) and unexpected failures as a page with the status, or JSON for
@@ -17,6 +18,11 @@ struct ErrorPageMiddleware: RouterMiddleware {
             return Self.response(Alert.error(WebError.notFound.message), status: .notFound, request: request)
         } catch let error as SondeError where error.code == .busy {
             return Self.response(Alert.error(error.message), status: .conflict, request: request)
+        } catch is NIOTooManyBytesError {
+            // A body over the context's limit (forms are small): 413, not a server failure.
+            return Self.response(
+                Alert.error("The request is larger than the server takes (64 KiB)"), status: .contentTooLarge,
+                request: request)
         } catch let error as HTTPError {
             let status = error.status
             return Self.response(Alert.error(status.reasonPhrase), status: status, request: request)

@@ -277,9 +277,14 @@ enum StaticAssets {
           var card = document.getElementById("device-card");
           if (card && window.EventSource) {
             var source = new EventSource(card.getAttribute("data-events"));
+            var shown = null;
             source.addEventListener("device", function (event) {
               var update = JSON.parse(event.data);
-              if (card.innerHTML !== update.html) { card.innerHTML = update.html; }
+              if (update.html === shown) { return; }
+              shown = update.html;
+              // Parsed inert (no script runs), then moved in: the server escaped every value.
+              var parsed = new DOMParser().parseFromString(update.html, "text/html");
+              card.replaceChildren.apply(card, Array.prototype.slice.call(parsed.body.childNodes));
             });
             window.addEventListener("pagehide", function () { source.close(); });
           }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _SondeTestSupport
 
 @testable import SondeLive
 
@@ -10,44 +11,7 @@ import Testing
 /// Issue 28, finding 8: a client cannot hold the live server's connections or memory. A
 /// connection whose headers never end is closed; past the cap, requests are answered 503.
 @Suite(.serialized) struct LiveServerLimitTests {
-    /// A blocking TCP connection to the server, closed in deinit.
-    private final class Connection {
-        let descriptor: Int32
-
-        init(port: Int) throws {
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard descriptor >= 0, connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-            var timeout = timeval(tv_sec: 30, tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        }
-
-        deinit { close(descriptor) }
-
-        func send(_ text: String) {
-            _ = Array(text.utf8).withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
-        }
-
-        /// Everything until the server closes, or what came before the 30 s receive timeout (a loaded machine).
-        func readUntilClosed() -> (text: String, closed: Bool) {
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = recv(descriptor, &chunk, chunk.count, 0)
-                if count == 0 { return (String(decoding: bytes, as: UTF8.self), true) }
-                if count < 0 { return (String(decoding: bytes, as: UTF8.self), false) }
-                bytes += chunk[..<count]
-            }
-        }
-    }
+    private typealias Connection = RawHTTPConnection
 
     private func start(_ limits: LiveServer.Limits) async throws -> (LiveServer, Int) {
         let server = try await LiveServer.start(host: "127.0.0.1", port: 0, columns: ["rms"], limits: limits)

@@ -1,25 +1,25 @@
 import Hummingbird
-import NIOCore
+public import NIOCore
 import Synchronization
 
-/// Caps the live server's open connections: past `limit`, a connection's request is
+/// Caps a server's open connections (the live page's and the app's): past `limit`, a connection's request is
 /// answered `503 Service Unavailable` and the connection closed, so idle sockets cannot
 /// grow the server's memory without bound (20,000 idle ones took it from 44 to 263 MB).
 /// A connection that never sends a whole request is closed by the header timeout,
 /// counted or not.
-final class LiveConnectionLimit: Sendable {
-    let limit: Int
+public final class ConnectionLimit: Sendable {
+    public let limit: Int
     private let open = Atomic<Int>(0)
 
-    init(limit: Int) {
+    public init(limit: Int) {
         self.limit = limit
     }
 
     /// What Hummingbird adds to each connection, after its HTTP codec.
-    func handlers() -> [any RemovableChannelHandler] { [Installer(limit: self)] }
+    public func handlers() -> [any RemovableChannelHandler] { [Installer(limit: self)] }
 
     /// Connections counted in now.
-    var openConnections: Int { open.load(ordering: .relaxed) }
+    public var openConnections: Int { open.load(ordering: .relaxed) }
 
     /// Counts a connection in; false when it is over the limit (and not counted).
     fileprivate func enter() -> Bool {
@@ -36,9 +36,9 @@ final class LiveConnectionLimit: Sendable {
     /// the connection's bytes and can answer without the HTTP types; then passes data on.
     private final class Installer: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = Any
-        private let limit: LiveConnectionLimit
+        private let limit: ConnectionLimit
 
-        init(limit: LiveConnectionLimit) {
+        init(limit: ConnectionLimit) {
             self.limit = limit
         }
 
@@ -55,13 +55,13 @@ final class LiveConnectionLimit: Sendable {
         typealias OutboundIn = ByteBuffer
         typealias OutboundOut = ByteBuffer
 
-        private let limit: LiveConnectionLimit
+        private let limit: ConnectionLimit
         private enum State { case new, counted, refused, answered }
         private var state = State.new
         private static let refusal =
             "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
 
-        init(limit: LiveConnectionLimit) {
+        init(limit: ConnectionLimit) {
             self.limit = limit
         }
 
