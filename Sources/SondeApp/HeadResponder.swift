@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// `HEAD` answered as `GET` without its body (RFC 9110 section 9.3.2): monitors and link
+/// `HEAD` answered as `GET` without its body (RFC 9110, "HEAD"): monitors and link
 /// checkers ask `HEAD /`, which was 404. It wraps the whole router, since routes are found
 /// by method before any router middleware runs.
 struct HeadResponder<Base: HTTPResponder>: HTTPResponder where Base.Context == AppRequestContext {
