@@ -63,4 +63,26 @@ enum PageLayout {
         </dialog>
         """
     }
+
+    /// The Save card of a measurement not saved yet (recording, or a draft): a Comment and
+    /// Save measurement posting to `save`, and Discard asking first before posting `discard`.
+    static func saveOrDiscard(save: String, discard: String, discardDetail: String, csrf: String) -> HTML {
+        """
+        <section class="card" aria-labelledby="save-title">
+        <h2 id="save-title">Save</h2>
+        <form method="post" action="\(save)" data-async>
+        \(csrfField(csrf))
+        <label for="comment">Comment</label>
+        <textarea id="comment" name="comment" maxlength="\(FormFields.commentLimit)"></textarea>
+        <div class="actions">
+        <button type="submit">Save measurement</button>
+        \(spinner)
+        </div>
+        </form>
+        <div class="actions">\(confirmedAction(
+            id: "confirm-discard", button: "Discard", question: "Discard this measurement?", detail: discardDetail,
+            confirm: "Discard", action: discard, csrf: csrf))</div>
+        </section>
+        """
+    }
 }

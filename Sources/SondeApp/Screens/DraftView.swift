@@ -25,22 +25,9 @@ struct DraftView: Sendable {
                 </dl>
                 <p class="empty">It is kept on the server until you save or discard it.</p>
                 </section>
-                <section class="card" aria-labelledby="save-title">
-                <h2 id="save-title">Save</h2>
-                <form method="post" action="\(AppRoute.saveDraft(draft.id).path)" data-async>
-                \(PageLayout.csrfField(csrf))
-                <label for="comment">Comment</label>
-                <textarea id="comment" name="comment" maxlength="\(FormFields.commentLimit)"></textarea>
-                <div class="actions">
-                <button type="submit">Save measurement</button>
-                \(PageLayout.spinner)
-                </div>
-                </form>
-                <div class="actions">\(PageLayout.confirmedAction(
-                    id: "confirm-discard", button: "Discard", question: "Discard this measurement?",
-                    detail: "Its \(draft.frames) windows are thrown away; nothing is saved.",
-                    confirm: "Discard", action: AppRoute.discardDraft(draft.id).path, csrf: csrf))</div>
-                </section>
+                \(PageLayout.saveOrDiscard(
+                    save: AppRoute.saveDraft(draft.id).path, discard: AppRoute.discardDraft(draft.id).path,
+                    discardDetail: "Its \(draft.frames) windows are thrown away; nothing is saved.", csrf: csrf))
                 """)
     }
 }

@@ -59,22 +59,9 @@ struct NewMeasurementView: Sendable {
                 <div class="actions"><button type="submit">Stop</button>\(PageLayout.spinner)</div>
                 </form>
                 </section>
-                <section class="card" aria-labelledby="save-title">
-                <h2 id="save-title">Save</h2>
-                <form method="post" action="\(AppRoute.saveNewMeasurement.path)" data-async>
-                \(PageLayout.csrfField(csrf))
-                <label for="comment">Comment</label>
-                <textarea id="comment" name="comment" maxlength="\(FormFields.commentLimit)"></textarea>
-                <div class="actions">
-                <button type="submit">Save measurement</button>
-                \(PageLayout.spinner)
-                </div>
-                </form>
-                <div class="actions">\(PageLayout.confirmedAction(
-                    id: "confirm-discard", button: "Discard", question: "Discard this measurement?",
-                    detail: "The recording stops and its windows are thrown away; nothing is saved.",
-                    confirm: "Discard", action: AppRoute.discardNewMeasurement.path, csrf: csrf))</div>
-                </section>
+                \(PageLayout.saveOrDiscard(
+                    save: AppRoute.saveNewMeasurement.path, discard: AppRoute.discardNewMeasurement.path,
+                    discardDetail: "The recording stops and its windows are thrown away; nothing is saved.", csrf: csrf))
                 """)
     }
 }
