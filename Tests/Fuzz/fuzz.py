@@ -101,7 +101,15 @@ def read_seed(path: str, limit: int = 64 << 10) -> bytes:
 
 def seed_files() -> dict[str, list[tuple[str, bytes]]]:
     """Committed inputs by kind, cut to 64 KiB (enough for several frames, fast to run)."""
-    kinds: dict[str, list[tuple[str, bytes]]] = {"csv": [], "wav": [], "flac": [], "aiff": [], "raw": []}
+    kinds: dict[str, list[tuple[str, bytes]]] = {"csv": [], "wav": [], "flac": [], "aiff": [], "raw": [],
+                                                 "mat": [], "h5": [], "tdms": []}
+    # MATLAB, HDF5 and TDMS recordings (issue 45), good and bad, whole.
+    for folder in ("mat", "hdf5", "tdms", "containers"):
+        directory = os.path.join(ROOT, "Tests", "Fixtures", folder)
+        for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
+            extension = name.rsplit(".", 1)[-1].lower()
+            if extension in ("mat", "h5", "tdms"):
+                kinds[extension].append((name, read_seed(os.path.join(directory, name), 256 << 10)))
     for directory in (FIXTURES, SAMPLE_DATA, os.path.join(ROOT, "Tests", "Fixtures", "bad")):
         if not os.path.isdir(directory):
             continue
@@ -356,13 +364,24 @@ class Case:
 
 def make_case(seed: int, number: int, seeds: dict[str, list[tuple[str, bytes]]], profiles: list[str]) -> Case:
     rng = random.Random(seed * 1_000_003 + number)
-    kind = rng.choices(["csv", "wav", "flac", "aiff", "raw", "stdin", "profile", "flags", "options"],
-                       weights=[26, 12, 10, 4, 14, 8, 12, 6, 8])[0]
+    kind = rng.choices(["csv", "wav", "flac", "aiff", "raw", "stdin", "profile", "flags", "options", "mat", "h5",
+                        "tdms"], weights=[26, 12, 10, 4, 14, 8, 12, 6, 8, 4, 3, 4])[0]
     rounds = rng.choice([1, 1, 2, 3, 5, 10])
     args: list[str]
     files: dict[str, bytes] = {}
     stdin = None
     output = None
+    if kind in ("mat", "h5", "tdms"):
+        data = mutate_bytes(rng, rng.choice(seeds[kind])[1], rounds) if seeds[kind] else b""
+        name = "input." + kind
+        files[name] = data
+        args = ["process", name] + (["--rate", rng.choice(["1000", "12000", number_text(rng)])]
+                                    if rng.random() < 0.7 else [])
+        args += pipeline_options(rng) + engine_options(rng)
+        if rng.random() < 0.5:
+            output = "out." + rng.choice(["csv", "json", "ndjson"])
+            args += ["-o", output]
+        return Case(number, kind, args, files, stdin, output)
     if kind in ("csv", "wav", "flac", "aiff", "raw", "options"):
         source_kind = kind if kind != "options" else rng.choice(["csv", "wav", "raw"])
         pool = seeds[source_kind]

@@ -132,6 +132,16 @@ import _SondeTestSupport
         #expect(notContainer.status != 0 && notContainer.stderr.contains("apply to MATLAB"), "\(notContainer.stderr)")
     }
 
+    /// A NaN or infinity in a container is refused where it is read, naming the channel and
+    /// the sample, as in every other input (a fuzzed TDMS file had crashed the extractor).
+    @Test func nonFiniteSamplesAreRefusedWhereRead() throws {
+        let run = try SondeBinary.run(
+            ["process", "hdf5/signals.h5", "--variables", "/vibration/float64_be", "--rate", "1000"] + Self.measure)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("channel /vibration/float64_be, sample "), "\(run.stderr)")
+        #expect(run.stderr.contains("expected a finite number"), "\(run.stderr)")
+    }
+
     /// The default choice: every vector of the most common length, named, with a note.
     @Test func defaultChoiceIsNoted() throws {
         let run = try SondeBinary.run(["process", "containers/bearing.mat", "--rate", "12000"] + Self.measure)

@@ -10,13 +10,16 @@ final class ContainerSampleSource: SampleSource {
     let expectedFrames: Int?
     private let read: (Int, UnsafeMutableBufferPointer<Double>) throws -> Int
     private var frame = 0
+    /// The path, as messages name it.
+    private let name: String
     /// Keeps the format's reader (and its open file) alive as long as the source.
     private let reader: AnyObject
 
     private init(
-        format: StreamFormat, notes: [String], frames: Int, reader: AnyObject,
+        name: String, format: StreamFormat, notes: [String], frames: Int, reader: AnyObject,
         read: @escaping (Int, UnsafeMutableBufferPointer<Double>) throws -> Int
     ) {
+        self.name = name
         self.format = format
         self.notes = notes
         self.expectedFrames = frames
@@ -26,6 +29,21 @@ final class ContainerSampleSource: SampleSource {
 
     func read(into buffer: UnsafeMutableBufferPointer<Double>) throws -> Int {
         let frames = try read(frame, buffer)
+        // As every reader: NaN, infinities and magnitudes past 1e100 are refused where they
+        // are read, naming the sample (they poison a filter and overflow the spectrum).
+        let channels = format.channelCount
+        var allInside = true
+        for index in 0..<(frames * channels) { allInside = allInside && SampleLimits.contains(buffer[index]) }
+        if !allInside, let index = (0..<(frames * channels)).first(where: { !SampleLimits.contains(buffer[$0]) }) {
+            let value = buffer[index]
+            throw SondeError(
+                .invalidInput,
+                "\(name), channel \(format.channelNames[index % channels]), sample \(frame + index / channels): "
+                    + "\(value); expected "
+                    + (value.isFinite
+                        ? "a magnitude of at most 1e100 (larger samples would overflow the features)"
+                        : "a finite number"))
+        }
         frame += frames
         return frames
     }
@@ -106,7 +124,8 @@ final class ContainerSampleSource: SampleSource {
                 .invalidInput, "\(path): a sample rate of \(rate) Hz; expected a rate from \(SampleLimits.ratesText)")
         }
         return ContainerSampleSource(
-            format: StreamFormat(sampleRate: rate, channelNames: names), notes: notes.map { "\(path): \($0)" },
+            name: path, format: StreamFormat(sampleRate: rate, channelNames: names),
+            notes: notes.map { "\(path): \($0)" },
             frames: frames, reader: reader, read: read)
     }
 
