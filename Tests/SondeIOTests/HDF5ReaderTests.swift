@@ -167,9 +167,10 @@ import _SondeTestSupport
     }
 
     @Test(arguments: [
-        ("bad_truncated.h5", "libhdf5 cannot open the file: it is cut or damaged (libhdf5: unable to open file"),
+        // libhdf5's own words follow when its error stack has them (not in every process).
+        ("bad_truncated.h5", "libhdf5 cannot open the file: it is cut or damaged"),
         ("bad_signature.h5", "not an HDF5 file: it has no HDF5 signature"),
-        ("bad_superblock.h5", "libhdf5 cannot open the file: it is cut or damaged (libhdf5: unable to open file"),
+        ("bad_superblock.h5", "libhdf5 cannot open the file: it is cut or damaged"),
         ("absent.h5", "cannot open the file"),
     ])
     func badFilesAreRefusedSayingWhy(name: String, message: String) throws {
