@@ -18,10 +18,14 @@ public struct DatasetSettings: Decodable, Equatable, Sendable {
     public var channels: Int?
     public var sampleType: String?
     public var format: String
+    /// How MATLAB, HDF5 and TDMS inputs were read (`--variables`, `--orientation`,
+    /// `--rate-variable`, `--rate-attribute`), when any was given: a rerun choosing other
+    /// arrays must not mix its outputs with these.
+    public var containerOptions: String?
 
     public init(
         window: Int, hop: Int, filters: [String], columns: [String], rate: Double?, channels: Int?, sampleType: String?,
-        format: String
+        format: String, containerOptions: String? = nil
     ) {
         self.window = window
         self.hop = hop
@@ -31,11 +35,15 @@ public struct DatasetSettings: Decodable, Equatable, Sendable {
         self.channels = channels
         self.sampleType = sampleType
         self.format = format
+        self.containerOptions = containerOptions
     }
 
     /// Keys sorted, absent options left out.
     var json: JSONValue {
-        var members: [JSONValue.Member] = [.init("channels", .optional(channels)), .init("columns", .strings(columns))]
+        var members: [JSONValue.Member] = [
+            .init("channels", .optional(channels)), .init("columns", .strings(columns)),
+            .init("container_options", containerOptions.map(JSONValue.string) ?? .null),
+        ]
         members += [.init("filters", .strings(filters)), .init("format", .string(format)), .init("hop", .integer(hop))]
         members += [
             .init("rate", .optional(rate)), .init("sample_type", .optional(sampleType)),

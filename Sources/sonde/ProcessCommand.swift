@@ -214,7 +214,7 @@ struct ProcessCommand: AsyncParsableCommand {
         let datasetSettings = DatasetSettings(
             window: settings.frameLength, hop: settings.hop, filters: pipeline.filter, columns: columns,
             rate: input.rate, channels: input.channels, sampleType: input.sampleType?.rawValue,
-            format: outputFormat.rawValue)
+            format: outputFormat.rawValue, containerOptions: options.container.settingsText)
         let parsedShard = try shard.map { try Shard(parsing: $0) }
         let run = DatasetManifest.Run(
             sonde: SondeVersion.number, build: BuildTarget.name, settings: datasetSettings,

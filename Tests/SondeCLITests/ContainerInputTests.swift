@@ -142,6 +142,28 @@ import _SondeTestSupport
         #expect(run.stderr.contains("expected a finite number"), "\(run.stderr)")
     }
 
+    /// A dataset of MAT files: --variables applies to each, and a rerun choosing other
+    /// variables is refused, not mixed with the first run's outputs.
+    @Test func datasetRerunWithOtherVariablesIsRefused() throws {
+        let folder = try TestScratch.folder("sonde-container-dataset")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        for name in ["a.mat", "b.mat"] {
+            try FileManager.default.copyItem(
+                at: Self.fixture("containers/bearing.mat"), to: data.appendingPathComponent(name))
+        }
+        let options = ["--rate", "12000", "--window", "256", "--features", "rms"]
+        let first = try SondeBinary.run(
+            ["process", "data", "--output-dir", "out", "--variables", "X105_DE_time"] + options, in: folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        let output = try String(contentsOf: folder.appendingPathComponent("out/a.mat.csv"), encoding: .utf8)
+        #expect(output.contains("X105_DE_time") && !output.contains("X105_FE_time"))
+        let other = try SondeBinary.run(
+            ["process", "data", "--output-dir", "out", "--variables", "X105_FE_time"] + options, in: folder)
+        #expect(other.status != 0 && other.stderr.contains("other settings"), "\(other.stderr)")
+    }
+
     /// The default choice: every vector of the most common length, named, with a note.
     @Test func defaultChoiceIsNoted() throws {
         let run = try SondeBinary.run(["process", "containers/bearing.mat", "--rate", "12000"] + Self.measure)

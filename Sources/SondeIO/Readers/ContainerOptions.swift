@@ -30,6 +30,17 @@ public struct ContainerOptions: Sendable, Equatable {
         variables != nil || orientation != "auto" || rateVariable != nil || rateAttribute != nil
     }
 
+    /// The options as a dataset's manifest records them, nil when none was given.
+    public var settingsText: String? {
+        guard isSet else { return nil }
+        var parts: [String] = []
+        if let variables { parts.append("variables=" + variables.joined(separator: ",")) }
+        if orientation != "auto" { parts.append("orientation=" + orientation) }
+        if let rateVariable { parts.append("rate_variable=" + rateVariable) }
+        if let rateAttribute { parts.append("rate_attribute=" + rateAttribute) }
+        return parts.joined(separator: ";")
+    }
+
     /// The orientations `--orientation` accepts.
     public static let orientations = ArrayOrientation.allCases.map(\.rawValue)
 
