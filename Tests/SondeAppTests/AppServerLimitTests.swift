@@ -27,7 +27,7 @@ import _SondeTestSupport
         let slow = try RawHTTPConnection(port: port)
         slow.send("GET /login HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
         let started = ContinuousClock.now
-        let answer = slow.readUntilClosed()
+        let answer = await slow.answer()
         #expect(answer.closed, "still open after 30 s")
         #expect(ContinuousClock.now - started < .seconds(5))
         await server.stop()
@@ -36,9 +36,9 @@ import _SondeTestSupport
     /// Idle connections past the cap: the next request is answered 503 at once, closed;
     /// when they go, requests are served again. Small (a cap of 4, 24 idle connections):
     /// the live server's suite opens 1,000 in the same process at the same time, and both
-    /// ends of each connection take a descriptor. 0.8 s alone; 140 s in CI's run of every
-    /// suite at once (the blocking reads of both suites share two cooperative threads), so
-    /// the limit is 5 minutes.
+    /// ends of each connection take a descriptor. Reads wait off the cooperative threads
+    /// (`answer()`): blocked on them, this suite and the live server's stalled each other in
+    /// CI's run of every suite at once.
     @Test(.timeLimit(.minutes(5)))
     func connectionsPastTheCapAreAnswered503() async throws {
         let (server, port, home) = try await start(headerTimeout: .seconds(600), maxConnections: 4)
@@ -48,7 +48,7 @@ import _SondeTestSupport
         try await Task.sleep(for: .milliseconds(500))
         let refused = try RawHTTPConnection(port: port)
         refused.send("GET /login HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        let answer = refused.readUntilClosed()
+        let answer = await refused.answer()
         #expect(answer.text.hasPrefix("HTTP/1.1 503 Service Unavailable"), "\(answer.text)")
         idle.removeAll()
         var served = false
@@ -56,7 +56,7 @@ import _SondeTestSupport
             try await Task.sleep(for: .milliseconds(200))
             let later = try RawHTTPConnection(port: port)
             later.send("GET /login HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-            served = later.readUntilClosed().text.hasPrefix("HTTP/1.1 200")
+            served = await later.answer().text.hasPrefix("HTTP/1.1 200")
         }
         #expect(served, "never served again after the idle connections closed")
         await server.stop()
@@ -70,14 +70,15 @@ import _SondeTestSupport
         large.send(
             "POST /login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                 + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
-        let answer = large.readUntilClosed().text
+        let answer = await large.answer().text
         #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(200))")
         for (path, status) in [("/login", "200"), ("/", "303")] {
             let get = try RawHTTPConnection(port: port)
             get.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             let head = try RawHTTPConnection(port: port)
             head.send("HEAD \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-            let got = get.readUntilClosed().text, headAnswer = head.readUntilClosed().text
+            let got = await get.answer().text
+            let headAnswer = await head.answer().text
             #expect(got.hasPrefix("HTTP/1.1 \(status)") && headAnswer.hasPrefix("HTTP/1.1 \(status)"), "\(headAnswer)")
             let headBody = headAnswer.components(separatedBy: "\r\n\r\n").dropFirst().joined()
             #expect(headBody.isEmpty, "HEAD \(path) sent a body: \(headBody.prefix(80))")

@@ -24,7 +24,7 @@ import _SondeTestSupport
         let slow = try Connection(port: port)
         slow.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
         let started = ContinuousClock.now
-        let answer = slow.readUntilClosed()
+        let answer = await slow.answer()
         #expect(answer.closed, "still open after 30 s")
         #expect(ContinuousClock.now - started < .seconds(5))
         #expect(answer.text.isEmpty)
@@ -42,7 +42,7 @@ import _SondeTestSupport
         let first = try Connection(port: port)
         first.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         let t0 = ContinuousClock.now
-        let firstAnswer = first.readUntilClosed()
+        let firstAnswer = await first.answer()
         #expect(firstAnswer.text.hasPrefix("HTTP/1.1 200"), "\(firstAnswer) after \(ContinuousClock.now - t0)")
         var idle: [Connection] = []
         for _ in 0..<1_000 { idle.append(try Connection(port: port)) }
@@ -50,7 +50,7 @@ import _SondeTestSupport
         try await Task.sleep(for: .milliseconds(300))
         let refused = try Connection(port: port)
         refused.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        let answer = refused.readUntilClosed()
+        let answer = await refused.answer()
         #expect(answer.text.hasPrefix("HTTP/1.1 503 Service Unavailable"), "\(answer.text)")
         #expect(answer.closed)
         idle.removeAll()
@@ -60,7 +60,7 @@ import _SondeTestSupport
             try await Task.sleep(for: .milliseconds(300))
             let later = try Connection(port: port)
             later.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-            served = later.readUntilClosed().text.hasPrefix("HTTP/1.1 200")
+            served = await later.answer().text.hasPrefix("HTTP/1.1 200")
         }
         #expect(served, "still refused 30 s after the idle connections closed")
         await server.stop()

@@ -6,7 +6,11 @@ import Foundation
 
 /// A blocking TCP connection to a server on loopback, for tests that send what a browser
 /// would not (half a header, a huge body); closed in deinit.
-public final class RawHTTPConnection {
+///
+/// `answer()` waits off Swift's cooperative threads: a test blocked in `recv` there starves
+/// the very server (whose handlers run on them) it waits for, and on two cores two such
+/// tests at once stalled each other until every read timed out.
+public final class RawHTTPConnection: @unchecked Sendable {
     public let descriptor: Int32
 
     public init(port: Int) throws {
@@ -33,6 +37,13 @@ public final class RawHTTPConnection {
 
     public func send(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// `readUntilClosed()` on a thread of its own.
+    public func answer() async -> (text: String, closed: Bool) {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.readUntilClosed()) }
+        }
     }
 
     /// Everything until the server closes, or what came before the 30 s receive timeout (a
