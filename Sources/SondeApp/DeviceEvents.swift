@@ -37,8 +37,11 @@ enum DeviceEvents {
                 if card != last {
                     last = card
                     lastBeat = clock.now
+                    let state = MainView.deviceState(device, csrf: csrf)
                     try await writer.write(
-                        ByteBuffer(string: "event: device\ndata: {\"html\":\(Alert.jsonString(card))}\n\n"))
+                        ByteBuffer(
+                            string:
+                                "event: device\ndata: {\"state\":\"\(state)\",\"html\":\(Alert.jsonString(card))}\n\n"))
                 } else if clock.now - lastBeat >= heartbeat {
                     lastBeat = clock.now
                     try await writer.write(ByteBuffer(string: ": still here\n\n"))

@@ -277,11 +277,11 @@ enum StaticAssets {
           var card = document.getElementById("device-card");
           if (card && window.EventSource) {
             var source = new EventSource(card.getAttribute("data-events"));
-            var shown = null;
             source.addEventListener("device", function (event) {
               var update = JSON.parse(event.data);
-              if (update.html === shown) { return; }
-              shown = update.html;
+              // The first event repeats what the page shows: only a change replaces the card.
+              if (update.state === card.getAttribute("data-state")) { return; }
+              card.setAttribute("data-state", update.state);
               // Parsed inert (no script runs), then moved in: the server escaped every value.
               var parsed = new DOMParser().parseFromString(update.html, "text/html");
               card.replaceChildren.apply(card, Array.prototype.slice.call(parsed.body.childNodes));

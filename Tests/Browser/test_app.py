@@ -624,7 +624,7 @@ def never_loses_a_measurement(app, check, freeze_seconds, offline_seconds):
 
         # Judy takes the free device; the server restarts (SIGTERM) while she records: her
         # capture is kept as a draft, and Ivan's draft is still there, saving exactly its windows.
-        judy_token = judy.find_element(By.CSS_SELECTOR, "input[name=_csrf]").get_attribute("value")
+        judy_token = judy.find_element(By.CSS_SELECTOR, "#settings input[name=_csrf]").get_attribute("value")
         status, _, _ = app.request("POST", "/measurements/new", judy.get_cookies(), {"_csrf": judy_token})
         check(status == 303, f"Judy's start answered {status}")
         time.sleep(1.5)
@@ -686,7 +686,7 @@ def never_loses_a_measurement(app, check, freeze_seconds, offline_seconds):
         check(status == 404, f"the confirmed Delete left the measurement ({status})")
 
         # The server refuses what the page's maxlength and a person would not send.
-        token = ivan.find_element(By.CSS_SELECTOR, "input[name=_csrf]").get_attribute("value")
+        token = ivan.find_element(By.CSS_SELECTOR, "#settings input[name=_csrf]").get_attribute("value")
         control(ivan, "Start new measurement").click()
         wait_for(lambda: path_of(ivan) == "/measurements/new")
         for comment, why in (("a\x00b", "control character"), ("x" * 2001, "longer than"),

@@ -40,7 +40,8 @@ struct MainView: Sendable {
                 \(PageLayout.notice(notice))
                 <section class="card" aria-labelledby="device-title">
                 <h2 id="device-title">Device</h2>
-                <div id="device-card" data-events="\(AppRoute.deviceEvents.path)" aria-live="polite">\
+                <div id="device-card" data-events="\(AppRoute.deviceEvents.path)" \
+                data-state="\(Self.deviceState(device, csrf: csrf))" aria-live="polite">\
                 \(Self.deviceHTML(device, csrf: csrf))</div>
                 </section>
                 \(draftsHTML)
@@ -50,6 +51,14 @@ struct MainView: Sendable {
                 </section>
                 """,
             afterMain: settingsDialog)
+    }
+
+    /// A key of the card's content, so the page replaces the card only when it changes
+    /// (a replaced card's buttons are new elements under the user's pointer).
+    static func deviceState(_ device: Device, csrf: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in deviceHTML(device, csrf: csrf).text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
     }
 
     /// The device card's content, also sent to an open Main when it changes.
