@@ -33,11 +33,12 @@ enum DeviceEvents {
             try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
             while clock.now < end, !Task.isCancelled {
                 let device = try MainScreen.device(for: session, environment: environment)
-                let card = MainView.deviceHTML(device, csrf: csrf).text
+                let rendered = MainView.deviceHTML(device, csrf: csrf)
+                let card = rendered.text
                 if card != last {
                     last = card
                     lastBeat = clock.now
-                    let state = MainView.deviceState(device, csrf: csrf)
+                    let state = MainView.stateKey(of: rendered)
                     try await writer.write(
                         ByteBuffer(
                             string:

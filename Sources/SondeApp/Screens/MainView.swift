@@ -28,7 +28,8 @@ struct MainView: Sendable {
     var csrf: String
 
     var html: HTML {
-        PageLayout.page(
+        let card = Self.deviceHTML(device, csrf: csrf)
+        return PageLayout.page(
             title: "Main",
             topBar: """
                 <button type="button" class="icon" aria-label="Settings" aria-haspopup="dialog" data-opens="settings">\
@@ -41,8 +42,8 @@ struct MainView: Sendable {
                 <section class="card" aria-labelledby="device-title">
                 <h2 id="device-title">Device</h2>
                 <div id="device-card" data-events="\(AppRoute.deviceEvents.path)" \
-                data-state="\(Self.deviceState(device, csrf: csrf))" aria-live="polite">\
-                \(Self.deviceHTML(device, csrf: csrf))</div>
+                data-state="\(Self.stateKey(of: card))" aria-live="polite">\
+                \(card)</div>
                 </section>
                 \(draftsHTML)
                 <section aria-labelledby="list-title">
@@ -55,9 +56,9 @@ struct MainView: Sendable {
 
     /// A key of the card's content, so the page replaces the card only when it changes
     /// (a replaced card's buttons are new elements under the user's pointer).
-    static func deviceState(_ device: Device, csrf: String) -> String {
+    static func stateKey(of card: HTML) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in deviceHTML(device, csrf: csrf).text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in card.text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return String(hash, radix: 16)
     }
 
