@@ -145,6 +145,9 @@ test: deps
 	# The same on PostgreSQL (issue 31): the server and the commands on a throwaway cluster.
 	sh Tests/Postgres/pg_cluster.sh run $(PY) Tests/Browser/test_app.py .build/debug/sonde --postgres \
 		--screenshots Tests/Browser/artifacts/app-postgres
+	# 20,000 half-sent requests from one address against the app under `ulimit -n 4096`
+	# (about 20 s): a signed-in user on another address keeps getting pages; it never exits.
+	$(PY) Tests/Hostile/check_half_sent_flood.py .build/debug/sonde
 	# The ring buffer's stress tests again under ThreadSanitizer (separate build folder).
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --sanitize=thread --scratch-path .build-tsan --filter RingBufferTests
 	# Mutated inputs and options through the debug binary (about a minute): no crash, hang,

@@ -1,8 +1,9 @@
 import Dispatch
 import Synchronization
 
-/// At most `limit` password hashes at once; callers over the limit wait in order, or give
-/// up with `AccountError.busy` after `waitLimit`.
+/// At most `limit` password hashes at once; callers over the limit wait in order (at most
+/// `queueLimit` of them: the next is refused at once), or give up with `AccountError.busy`
+/// after `waitLimit`.
 ///
 /// Each scrypt hash takes 128 MiB: twenty logins at once must not take 2.5 GB, and the
 /// ones beyond the cores' capacity would only slow each other down.
@@ -22,27 +23,40 @@ final class HashingSlots: Sendable {
 
     let limit: Int
     let waitLimit: Duration?
+    let queueLimit: Int
     private let state = Mutex(State())
 
-    init(limit: Int, waitLimit: Duration?) {
+    init(limit: Int, waitLimit: Duration?, queueLimit: Int = .max) {
         self.limit = max(1, limit)
         self.waitLimit = waitLimit
+        self.queueLimit = max(0, queueLimit)
     }
 
     /// Takes a slot, waiting for one if needed; `release` gives it back.
     /// - Throws: `AccountError.busy` when `waitLimit` passes first.
     func acquire() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let id: UInt64? = state.withLock { state in
+            enum Turn { case now, queued(UInt64), refused(retryAfter: Int) }
+            let turn: Turn = state.withLock { state in
                 if state.running < limit {
                     state.running += 1
-                    return nil
+                    return .now
+                }
+                guard state.waiters.count < queueLimit else {
+                    let turns = Double(state.waiters.count / limit + 1)
+                    return .refused(retryAfter: max(1, Int((turns * state.meanSeconds).rounded(.up))))
                 }
                 state.nextID += 1
                 state.waiters.append(Waiter(id: state.nextID, continuation: continuation))
-                return state.nextID
+                return .queued(state.nextID)
             }
-            guard let id else { return continuation.resume() }
+            let id: UInt64
+            switch turn {
+            case .now: return continuation.resume()
+            case .refused(let retryAfter):
+                return continuation.resume(throwing: AccountError.busy(retryAfter: retryAfter))
+            case .queued(let queued): id = queued
+            }
             guard let waitLimit else { return }
             // A Dispatch timer, not a sleeping task: the limit must hold while the
             // cooperative pool is saturated, which is when callers queue up. A waiter served

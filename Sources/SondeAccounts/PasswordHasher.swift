@@ -25,12 +25,14 @@ public struct PasswordHasher: Sendable {
     ///     (more only share them, at 128 MiB each).
     ///   - waitLimit: how long a caller waits for a slot before `AccountError.busy`; nil
     ///     waits as long as it takes (the CLI, with one login at a time).
+    ///   - queueLimit: callers that may wait at once; the next is refused with
+    ///     `AccountError.busy` at once (a waiter costs no memory, but a flood must end).
     public init(
         parameters: ScryptParameters = .production,
-        maxConcurrentHashes: Int = PasswordHasher.coreCount, waitLimit: Duration? = nil
+        maxConcurrentHashes: Int = PasswordHasher.coreCount, waitLimit: Duration? = nil, queueLimit: Int = .max
     ) {
         self.parameters = parameters
-        self.slots = HashingSlots(limit: maxConcurrentHashes, waitLimit: waitLimit)
+        self.slots = HashingSlots(limit: maxConcurrentHashes, waitLimit: waitLimit, queueLimit: queueLimit)
     }
 
     /// The default limit: the cores this process may use.

@@ -22,6 +22,8 @@ public struct AppConfiguration: Sendable {
     public var concurrentLogins: Int
     /// Seconds a login waits for a free hashing slot before it is answered 503 with Retry-After.
     public var loginWaitSeconds: Double
+    /// Logins that may wait for a hashing slot at once; the next is answered 503 at once.
+    public var loginQueue: Int
     /// A connection must send a whole request head this soon after it opens or after its
     /// last response; one that never does is closed (a client cannot hold a socket).
     public var headerTimeout: Duration
@@ -36,14 +38,24 @@ public struct AppConfiguration: Sendable {
     /// `--public-url`: where people open the app (behind a reverse proxy, its address), for
     /// the link in a reset message; nil: the address the server listens on.
     public var publicURL: String?
+    /// `--trusted-proxy`: addresses of reverse proxies whose `X-Forwarded-For` names the
+    /// client (for the failed-login locks and the rate limits); from anyone else the header
+    /// is ignored, since a client can write it.
+    public var trustedProxies: [String]
+    /// Connections one client address may hold open (a trusted proxy is exempt): one
+    /// address opening thousands of half-sent requests cannot take every slot.
+    public var maxConnectionsPerClient: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false, environment: [String: String],
         parquet: ParquetWriterOptions, version: String, reportTrends: [String] = [], concurrentLogins: Int = 2,
-        loginWaitSeconds: Double = 2, longestCaptureSeconds: Double = 600, headerTimeout: Duration = .seconds(10),
-        maxConnections: Int = 1024,
-        database: String? = nil, publicURL: String? = nil
+        loginWaitSeconds: Double = 10, longestCaptureSeconds: Double = 600, headerTimeout: Duration = .seconds(10),
+        maxConnections: Int = 1024, maxConnectionsPerClient: Int = 128, loginQueue: Int = 64,
+        database: String? = nil, publicURL: String? = nil, trustedProxies: [String] = []
     ) {
+        self.trustedProxies = trustedProxies
+        self.loginQueue = loginQueue
+        self.maxConnectionsPerClient = maxConnectionsPerClient
         self.database = database
         self.publicURL = publicURL
         self.host = host

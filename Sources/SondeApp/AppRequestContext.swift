@@ -6,8 +6,11 @@ import NIOCore
 /// POST, and the client's address (the key of its failed-login locks).
 struct AppRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
-    /// `web ADDRESS`: failed logins lock an email for this client only.
-    let client: String
+    /// The connecting address (a proxy's, behind one).
+    let peer: String
+    /// `web ADDRESS`: failed logins lock an email for this client only; the peer, or the
+    /// address a trusted proxy forwarded for (`ClientAddressMiddleware`).
+    var client: String
     /// Set by `SessionMiddleware` from the session cookie.
     var session: WebSession?
     /// The token every form of this response carries (`CSRFMiddleware` checks it on POST).
@@ -17,7 +20,8 @@ struct AppRequestContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
-        client = "web " + (source.channel.remoteAddress?.ipAddress ?? "unknown")
+        peer = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        client = "web " + peer
     }
 
     /// Forms are small: an email, a password, a comment.

@@ -13,8 +13,9 @@ struct AppRouter: Sendable {
             accounts: environment.accounts, secureCookies: environment.configuration.secureCookies)
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorPageMiddleware())
+        router.add(middleware: ClientAddressMiddleware(trustedProxies: Set(environment.configuration.trustedProxies)))
         router.add(middleware: sessions)
-        router.add(middleware: CSRFMiddleware())
+        router.add(middleware: CSRFMiddleware(publicURL: environment.configuration.publicURL))
         router.get(RouterPath(StaticAssets.stylesheetPath)) { _, _ in
             Self.asset(StaticAssets.stylesheet, type: "text/css; charset=utf-8")
         }

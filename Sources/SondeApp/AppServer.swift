@@ -33,7 +33,9 @@ public final class AppServer: Sendable {
         let environment = try makeEnvironment(configuration, address: address)
         let router = AppRouter(environment: environment).make()
         let (ready, readyContinuation) = AsyncStream<Result<Int, any Error>>.makeStream()
-        let connections = ConnectionLimit(limit: configuration.maxConnections)
+        let connections = ConnectionLimit(
+            limit: ConnectionLimit.budget(wanted: configuration.maxConnections),
+            perClientLimit: configuration.maxConnectionsPerClient, exempt: Set(configuration.trustedProxies))
         let timeout = configuration.headerTimeout.components
         let application = Application(
             responder: HeadResponder(base: router.buildResponder()),
@@ -86,10 +88,19 @@ public final class AppServer: Sendable {
                 await captures.tick()
             }
         }
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        let url = "http://\(host):\(port)/"
+        let url = "http://\(Self.linkHost(configuration.host)):\(port)/"
         address.settle(configuration.publicURL ?? url)
         return AppServer(url: url, serving: serving, watching: watching, captures: captures)
+    }
+
+    /// The host a link names for a listening address: a wildcard (`0.0.0.0`, `::`) is no
+    /// address anyone can open, so links name this machine's host name instead (a reset link
+    /// had pointed at `http://0.0.0.0:PORT`); `--public-url` overrides both.
+    static func linkHost(_ listening: String) -> String {
+        if listening == "0.0.0.0" || listening == "::" || listening == "[::]" {
+            return ProcessInfo.processInfo.hostName
+        }
+        return listening.contains(":") ? "[\(listening)]" : listening
     }
 
     /// Waits until the server stops (it runs until the process ends).
@@ -114,11 +125,14 @@ public final class AppServer: Sendable {
                 option: configuration.database, defaultSQLitePath: home.databasePath,
                 environment: configuration.environment))
         // One hasher for the process: at most `concurrentLogins` scrypt hashes (128 MiB each)
-        // at once; a login that waits longer than `loginWaitSeconds` is answered 503.
+        // at once; up to `loginQueue` more wait their turn (a waiter holds no memory), and a
+        // login that waits longer than `loginWaitSeconds`, or finds the queue full, is
+        // answered 503. 20 logins at once on 2 cores all pass (issue 44, item 9).
         let hasher = PasswordHasher(
             parameters: try ScryptParameters.fromEnvironment(configuration.environment),
             maxConcurrentHashes: configuration.concurrentLogins,
-            waitLimit: .milliseconds(Int(configuration.loginWaitSeconds * 1000)))
+            waitLimit: .milliseconds(Int(configuration.loginWaitSeconds * 1000)),
+            queueLimit: configuration.loginQueue)
         let accounts = WebAccounts(
             service: LocalAuthenticationService(
                 store: stores.users,

@@ -25,6 +25,12 @@ enum DisplayFormat {
         return String(format: "%d:%02d", whole / 60, whole % 60)
     }
 
+    /// `45 s`, `2 minutes`: how long until a limit lets someone try again.
+    static func wait(_ seconds: Int) -> String {
+        if seconds < 120 { return "\(max(1, seconds)) s" }
+        return "\((seconds + 59) / 60) minutes"
+    }
+
     /// `10-minute` for 600 s, `90-second` for 90 s: a time limit as a sentence names it.
     static func minutes(_ seconds: Double) -> String {
         let whole = max(0, Int(seconds.rounded()))

@@ -20,12 +20,26 @@ final class RequestRateLimit: Sendable {
     /// Counts a request for `key` at `now` (seconds); nil when allowed, else the seconds
     /// until the oldest counted request leaves the window (and this one is not counted).
     func retryAfter(_ key: String, now: Double = Date().timeIntervalSince1970) -> Int? {
+        if let wait = blocked(key, now: now) { return wait }
+        record(key, now: now)
+        return nil
+    }
+
+    /// The seconds until `key` may try again, or nil when it may now; counts nothing (for
+    /// limits on failures, counted by `record` once the outcome is known).
+    func blocked(_ key: String, now: Double = Date().timeIntervalSince1970) -> Int? {
+        recent.withLock { recent in
+            let times = (recent[key] ?? []).filter { now - $0 < window }
+            guard times.count >= limit, let oldest = times.first else { return nil }
+            recent[key] = times
+            return max(1, Int((window - (now - oldest)).rounded(.up)))
+        }
+    }
+
+    /// Counts one event for `key` at `now`.
+    func record(_ key: String, now: Double = Date().timeIntervalSince1970) {
         recent.withLock { recent in
             var times = (recent[key] ?? []).filter { now - $0 < window }
-            if times.count >= limit, let oldest = times.first {
-                recent[key] = times
-                return max(1, Int((window - (now - oldest)).rounded(.up)))
-            }
             times.append(now)
             if recent[key] == nil, recent.count >= maximumKeys,
                 let idlest = recent.min(by: { ($0.value.last ?? 0) < ($1.value.last ?? 0) })?.key
@@ -33,7 +47,6 @@ final class RequestRateLimit: Sendable {
                 recent.removeValue(forKey: idlest)
             }
             recent[key] = times
-            return nil
         }
     }
 }

@@ -51,7 +51,7 @@ public final class LiveServer: Sendable {
         let router = Router(context: LiveRequestContext.self)
         router.addRoutes(live.routes(context: LiveRequestContext.self))
         let bound = Bound()
-        let connections = ConnectionLimit(limit: limits.maxConnections)
+        let connections = ConnectionLimit(limit: ConnectionLimit.budget(wanted: limits.maxConnections))
         let timeout = limits.headerTimeout.components
         let application = Application(
             router: router,

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `--serve [ADDR:]PORT`: where the live page listens; loopback unless an address is given,
 /// so a measurement is not published on the network by accident.
-struct ServeAddress: ExpressibleByArgument {
+struct ServeAddress: ExpressibleByArgument, CustomStringConvertible {
     var host: String
     var port: Int
 
@@ -25,6 +25,9 @@ struct ServeAddress: ExpressibleByArgument {
         self.host = host
         self.port = port
     }
+
+    /// `127.0.0.1:8080`: how `--help` shows a default.
+    var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     static var defaultCompletionKind: CompletionKind { .default }
 }

@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
 
             Examples:
               sonde serve                          # http://127.0.0.1:8080/
-              sonde serve --listen 127.0.0.1:8081 --secure-cookies --public-url https://sonde.lab.example
+              sonde serve --listen 127.0.0.1:8081 --secure-cookies --public-url https://sonde.lab.example \\
+                  --trusted-proxy 127.0.0.1                # behind a TLS proxy (docs/deploy.md)
               sonde serve --database postgres://sonde@db.lab/sonde   # the lab's shared store (docs/deploy.md)
             """
     )
@@ -39,7 +40,18 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "URL"))
     var publicURL: String?
 
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "A reverse proxy's address whose X-Forwarded-For names the client (for login locks and rate limits); repeat for several.",
+            valueName: "ADDR"))
+    var trustedProxies: [String] = []
+
     func validate() throws {
+        for proxy in trustedProxies
+        where !proxy.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) || proxy.isEmpty {
+            throw ValidationError("--trusted-proxy '\(proxy)': expected an IP address such as 127.0.0.1 or ::1")
+        }
         if let publicURL,
             !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) || publicURL.contains("?")
                 || publicURL.contains(where: \.isWhitespace)
@@ -57,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
                     parquet: ParquetOptions.writerOptions(),
                     version: ParquetOptions.version, reportTrends: ReportCommand.defaultTrends,
                     concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount), database: store.database,
-                    publicURL: publicURL))
+                    publicURL: publicURL, trustedProxies: trustedProxies))
             AccountOutput.line("sonde serve: the app is at \(server.url)")
             // SIGINT or SIGTERM (a service manager's stop): every recording capture is kept as
             // an unsaved measurement before the process ends.

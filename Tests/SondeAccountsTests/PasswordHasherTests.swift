@@ -151,9 +151,10 @@ import Testing
         let holding = Atomic<Bool>(false)
         let released = DispatchSemaphore(value: 0)
 
-        func hasher(waitLimit: Duration) -> PasswordHasher {
+        func hasher(waitLimit: Duration, queueLimit: Int = .max) -> PasswordHasher {
             var hasher = PasswordHasher(
-                parameters: ScryptParameters(logN: 10), maxConcurrentHashes: 1, waitLimit: waitLimit)
+                parameters: ScryptParameters(logN: 10), maxConcurrentHashes: 1, waitLimit: waitLimit,
+                queueLimit: queueLimit)
             hasher.hashingProbe = { [self] start in
                 if start, !holding.exchange(true, ordering: .sequentiallyConsistent) {
                     _ = released.wait(timeout: .now() + 30)
@@ -186,6 +187,26 @@ import Testing
         #expect(waited < .seconds(20), "gave up after its wait limit, not when the slot freed: \(waited)")
         let hash = try await first.value
         #expect(try await hasher.verify("first", against: hash), "the slot is free again")
+    }
+
+    /// One slot held, a queue of 2: two callers wait (and are served once it frees), the
+    /// third is told busy at once, long before its 30 s wait limit.
+    @Test func pastTheQueueLimitACallerIsToldBusyAtOnce() async throws {
+        let slot = HeldSlot()
+        let hasher = slot.hasher(waitLimit: .seconds(30), queueLimit: 2)
+        let first = Task { try await hasher.hash("first") }
+        try await slot.waitUntilHeld()
+        let waiting = (0..<2).map { index in Task { try await hasher.hash("waiting \(index)") } }
+        // Until both are queued (each call queues at once; give the tasks time to start).
+        try await Task.sleep(for: .milliseconds(300))
+        let clock = ContinuousClock()
+        var error: AccountError?
+        let waited = await clock.measure { error = await accountError { _ = try await hasher.hash("third") } }
+        slot.release()
+        #expect(error?.code == .busy)
+        #expect(waited < .seconds(5), "refused at once, not after the wait limit: \(waited)")
+        _ = try await first.value
+        for task in waiting { _ = try await task.value }
     }
 
     @Test func aLoginBeyondCapacityIsBusyNotInvalid() async throws {

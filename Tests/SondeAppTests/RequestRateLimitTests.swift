@@ -23,4 +23,24 @@ import Testing
         #expect(rate.retryAfter("a", now: 10) == nil, "the idlest key was forgotten")
         #expect(rate.retryAfter("d", now: 10) == 893)
     }
+
+    /// Failures are counted only once known (the login's spraying limit): `blocked` counts
+    /// nothing, `record` counts one.
+    @Test func failuresAreCountedApartFromChecks() {
+        let rate = RequestRateLimit(limit: 2, window: 900)
+        for _ in 0..<5 { #expect(rate.blocked("a", now: 0) == nil, "checking counts nothing") }
+        rate.record("a", now: 0)
+        rate.record("a", now: 100)
+        #expect(rate.blocked("a", now: 200) == 700)
+        #expect(rate.blocked("a", now: 899.5) == 1)
+        #expect(rate.blocked("a", now: 900) == nil, "the first failure left the window")
+    }
+
+    @Test func waitsAreWordedForPeople() {
+        #expect(DisplayFormat.wait(0) == "1 s")
+        #expect(DisplayFormat.wait(45) == "45 s")
+        #expect(DisplayFormat.wait(119) == "119 s")
+        #expect(DisplayFormat.wait(120) == "2 minutes")
+        #expect(DisplayFormat.wait(870) == "15 minutes")
+    }
 }

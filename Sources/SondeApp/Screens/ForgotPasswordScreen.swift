@@ -22,7 +22,7 @@ struct ForgotPasswordScreen: Sendable {
             let email = context.form["email"]
             let address = email.trimmingCharacters(in: .whitespaces).lowercased()
             if let wait = perClient.retryAfter(context.client) ?? perAddress.retryAfter(address) {
-                let alert = Alert.error("Too many reset requests; try again in \(max(1, wait / 60)) minutes")
+                let alert = Alert.error("Too many reset requests; try again in \(DisplayFormat.wait(wait))")
                 let view = ForgotPasswordView(alert: alert, email: email, csrf: context.csrfToken)
                 return .alert(alert, page: view.html, status: .tooManyRequests, retryAfter: wait)
             }

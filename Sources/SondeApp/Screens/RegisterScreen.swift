@@ -7,11 +7,16 @@ import SondeAccounts
 struct RegisterScreen: Sendable {
     let environment: AppEnvironment
 
+    /// Registrations tried per client: 20 in 15 minutes, so one address cannot create
+    /// accounts (each a 128 MiB hash and a row) without end.
+    private let perClient = RequestRateLimit(limit: 20, window: 900)
+
     func add(to screens: Screens) {
         screens.get(AppRoute.register.path) { _, context in
             if context.session != nil { return .navigate(.main) }
             return .page(RegisterView(state: .idle, email: "", csrf: context.csrfToken).html)
         }
+        let perClient = perClient
         screens.post(AppRoute.register.path) { _, context in
             let email = context.form["email"]
             let password = context.form["password"]
@@ -19,6 +24,11 @@ struct RegisterScreen: Sendable {
                 let alert = Alert.error(message)
                 let view = RegisterView(state: .error(alert), email: email, csrf: context.csrfToken)
                 return .alert(alert, page: view.html, status: status, retryAfter: retryAfter)
+            }
+            if let wait = perClient.retryAfter(context.client) {
+                return refused(
+                    "Too many registrations from this address; try again in \(DisplayFormat.wait(wait))",
+                    .tooManyRequests, retryAfter: wait)
             }
             do {
                 let session = try await environment.accounts.register(
