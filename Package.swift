@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SondePlots", targets: ["SondePlots"]),
         .library(name: "SondeLive", targets: ["SondeLive"]),
         .library(name: "SondeCapture", targets: ["SondeCapture"]),
+        .library(name: "SondeInstruments", targets: ["SondeInstruments"]),
         .library(name: "SondeApp", targets: ["SondeApp"]),
     ],
     dependencies: [
@@ -75,6 +76,12 @@ let package = Package(
             name: "CHDF5",
             pkgConfig: "hdf5",
             providers: [.apt(["libhdf5-dev"])]
+        ),
+        // ALSA capture devices (USB measurement microphones, IEPE interfaces): SondeInstruments only.
+        .systemLibrary(
+            name: "CALSA",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
         ),
         // Header-only C for the frame kernels, which Swift cannot spell: a fused
         // multiply-add on SIMD4<Double>, and whether the build has 256-bit registers.
@@ -147,6 +154,9 @@ let package = Package(
             name: "SondeCapture",
             dependencies: ["SondeCore", "SondePipeline", "SondeAccounts", "SondeMeasurements"]
         ),
+        // Real instruments: ALSA capture devices and a command's stdout, as sample sources
+        // (issue 46); the one importer of CALSA.
+        .target(name: "SondeInstruments", dependencies: ["SondeCore", "CALSA"]),
         // Batch runs: one output or one per input (`--output-dir`), manifests, shards, merge.
         .target(name: "SondeBatch", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "CSystemCalls"]),
         // Figures as SVG (and palette PNG): spectra, trends, spectrograms; no dependencies,
@@ -243,6 +253,10 @@ let package = Package(
                 "SondeCapture", "SondeStore", "SondeMeasurements", "SondeAccounts", "SondePipeline", "SondeCore",
                 "_SondeTestSupport",
             ]
+        ),
+        .testTarget(
+            name: "SondeInstrumentsTests",
+            dependencies: ["SondeInstruments", "SondeIO", "SondeCore", "_SondeTestSupport"]
         ),
         .testTarget(name: "SondePlotsTests", dependencies: ["SondePlots", "_SondeTestSupport"]),
         .testTarget(name: "SondeReportTests", dependencies: ["SondeReport", "_SondeTestSupport"]),

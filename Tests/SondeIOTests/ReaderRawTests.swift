@@ -128,7 +128,7 @@ import _SondeTestSupport
         var widened = [Double](repeating: 0, count: count)
         let finite = bits.withUnsafeBytes { raw in
             widened.withUnsafeMutableBufferPointer {
-                RawSampleSource.widen(from: raw.baseAddress!, into: $0.baseAddress!, count: count)
+                SampleFormat.widenFloat32(from: raw.baseAddress!, into: $0.baseAddress!, count: count)
             }
         }
         #expect(finite)
@@ -139,7 +139,7 @@ import _SondeTestSupport
                 poisoned[position] = bad.bitPattern
                 let finite = poisoned.withUnsafeBytes { raw in
                     widened.withUnsafeMutableBufferPointer {
-                        RawSampleSource.widen(from: raw.baseAddress!, into: $0.baseAddress!, count: count)
+                        SampleFormat.widenFloat32(from: raw.baseAddress!, into: $0.baseAddress!, count: count)
                     }
                 }
                 #expect(!finite, "missed \(bad) at \(position)")

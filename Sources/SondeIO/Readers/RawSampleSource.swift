@@ -103,70 +103,14 @@ final class RawSampleSource: SampleSource {
         }
     }
 
-    /// Converts `count` samples; the source may be unaligned (it follows a kept tail).
+    /// Converts `count` samples; the source may be unaligned (it follows a kept tail). The
+    /// conversion is `SampleFormat.decode`, shared with the capture devices.
     private func convert(
         from source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Double>, count: Int
     ) throws {
-        switch sampleFormat {
-        case .i16le:
-            let scale = 1.0 / 32768.0
-            for index in 0..<count {
-                let raw = Int16(littleEndian: source.loadUnaligned(fromByteOffset: index &* 2, as: Int16.self))
-                destination[index] = Double(raw) * scale
-            }
-        case .i32le:
-            let scale = 1.0 / 2_147_483_648.0
-            for index in 0..<count {
-                let raw = Int32(littleEndian: source.loadUnaligned(fromByteOffset: index &* 4, as: Int32.self))
-                destination[index] = Double(raw) * scale
-            }
-        case .f32le:
-            if !Self.widen(from: source, into: destination, count: count) {
-                try rejectNonFinite(in: destination, count: count)
-            }
-        case .f64le:
-            var allFinite = true
-            for index in 0..<count {
-                let bits = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self))
-                let value = Double(bitPattern: bits)
-                allFinite = allFinite && SampleLimits.contains(value)
-                destination[index] = value
-            }
-            if !allFinite { try rejectNonFinite(in: destination, count: count) }
+        if !sampleFormat.decode(source, into: destination, count: count) {
+            try rejectNonFinite(in: destination, count: count)
         }
-    }
-
-    /// Widens little-endian f32 samples, eight at a time; false if any was NaN or infinite
-    /// (an all-ones exponent), which the caller then finds and reports.
-    ///
-    /// Why by hand: the scalar loop with its finiteness flag did not vectorise and cost 6%
-    /// of a run on raw f32 input (perf).
-    static func widen(from source: UnsafeRawPointer, into destination: UnsafeMutablePointer<Double>, count: Int) -> Bool
-    {
-        let exponent = SIMD8<UInt32>(repeating: 0x7F80_0000)
-        var nonFinite = SIMDMask<SIMD8<Int32>>(repeating: false)
-        var index = 0
-        while index + 8 <= count {
-            var bits = source.loadUnaligned(fromByteOffset: index &* 4, as: SIMD8<UInt32>.self)
-            #if _endian(big)
-                for lane in 0..<8 { bits[lane] = UInt32(littleEndian: bits[lane]) }
-            #endif
-            nonFinite = nonFinite .| (bits & exponent .== exponent)
-            let floats = unsafeBitCast(bits, to: SIMD8<Float>.self)
-            let wide = UnsafeMutableRawPointer(destination + index)
-            wide.storeBytes(of: SIMD4<Double>(floats.lowHalf), as: SIMD4<Double>.self)
-            wide.storeBytes(of: SIMD4<Double>(floats.highHalf), toByteOffset: 32, as: SIMD4<Double>.self)
-            index &+= 8
-        }
-        var allFinite = !any(nonFinite)
-        while index < count {
-            let bits = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
-            let value = Double(Float(bitPattern: bits))
-            if !value.isFinite { allFinite = false }
-            destination[index] = value
-            index &+= 1
-        }
-        return allFinite
     }
 
     private func rejectNonFinite(in samples: UnsafeMutablePointer<Double>, count: Int) throws {
