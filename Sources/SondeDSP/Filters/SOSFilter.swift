@@ -14,8 +14,9 @@ public struct SOSFilter: Sendable {
     public let sections: SecondOrderSections
     /// `b0 b1 b2 a1 a2` per section (`a0` is 1 and never used).
     private let taps: [Double]
-    /// `z0 z1` per section.
-    private var state: [Double]
+    /// `z0 z1` per section (internal, not private: `SOSFilter+State.swift` sets and reads it
+    /// for a filter cut into pieces).
+    var state: [Double]
 
     /// - Parameter sections: the design; state starts at zero.
     public init(_ sections: SecondOrderSections) {
