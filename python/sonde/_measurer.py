@@ -81,6 +81,9 @@ class Measurer:
     - What sonde notes on standard error (an input shorter than one window gives no
       records; an input skipped by `keep_going=True`) arrives as a `sonde.SondeWarning`.
     - An error raises `sonde.SondeError` with the binary's one-line message.
+    - `summary=["mean", "std", "p95"]`: one row per file and channel instead of the
+      windows (`help(sonde.summarize)`); `center=True`: librosa's framing, N/2 zeros at
+      both ends (arrays and raw files).
     """
 
     def __init__(

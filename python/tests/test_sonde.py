@@ -729,3 +729,24 @@ def test_features_names_and_default_set_are_the_binarys():
         assert any(re.fullmatch(pattern, column) for column in frame.columns), name
     third = sonde.Measurer(features=["rms"], bands="third-octave").process_file(MOTOR)
     assert any(re.fullmatch(r"third_octave:[\d.]+", column) for column in third.columns)
+
+
+def test_the_readmes_notebook_examples_run(monkeypatch):
+    with open(os.path.join(ROOT, "python", "README.md"), encoding="utf-8") as file:
+        readme = file.read()
+    block = re.search(r"Notebook features \(run from the repository's root\):\n\n```python\n(.*?)```", readme, re.S)
+    assert block, "python/README.md has no notebook block"
+    monkeypatch.chdir(ROOT)
+    code = block.group(1)
+    # Each bare expression line must hold (the ones that compare) or at least run.
+    namespace: dict = {}
+    for line in code.splitlines():
+        statement = line.split("  #")[0].rstrip()
+        if not statement:
+            continue
+        if re.match(r"^(import |\w+ = )", statement):
+            exec(statement, namespace)
+        else:
+            value = eval(statement, namespace)
+            if " == " in statement:
+                assert value is True, statement
