@@ -80,16 +80,16 @@ def summarize(frame: pd.DataFrame, summary: Union[str, Sequence[str]]) -> pd.Dat
     # One row per feature, each group's windows a contiguous run of it: each statistic is
     # numpy's along that axis, the same value numpy gives for the feature's 1-D array.
     values = np.ascontiguousarray(frame[features].to_numpy(dtype=np.float64)[order].T)
-    starts = frame.index.get_level_values("start")[order]
-    ends = frame.index.get_level_values("end")[order]
+    # The span the windows cover, as nanoseconds: reduceat over each group's run.
+    starts = frame.index.get_level_values("start").to_numpy().view(np.int64)[order]
+    ends = frame.index.get_level_values("end").to_numpy().view(np.int64)[order]
+    first_start = np.minimum.reduceat(starts, bounds[:-1])
+    last_end = np.maximum.reduceat(ends, bounds[:-1])
     percentiles = [(at, float(PERCENTILE.fullmatch(name).group(1))) for at, name in enumerate(names) if name not in NAMED]
     result = np.empty((len(uniques), len(features), len(names)))
-    first_start, last_end = [], []
     for group in range(len(uniques)):
         low, high = bounds[group], bounds[group + 1]
         block = values[:, low:high]
-        first_start.append(starts[low:high].min())
-        last_end.append(ends[low:high].max())
         for at, name in enumerate(names):
             if name == "mean":
                 result[group, :, at] = np.mean(block, axis=1)
@@ -111,7 +111,7 @@ def summarize(frame: pd.DataFrame, summary: Union[str, Sequence[str]]) -> pd.Dat
     if "rate" in frame.columns:
         out.insert(0, "rate", frame["rate"].to_numpy()[order][bounds[:-1]])
     arrays = [uniques.get_level_values(level) for level in range(len(keys))]
-    arrays += [pd.TimedeltaIndex(first_start), pd.TimedeltaIndex(last_end)]
+    arrays += [pd.to_timedelta(first_start, unit="ns"), pd.to_timedelta(last_end, unit="ns")]
     out.index = pd.MultiIndex.from_arrays(arrays, names=keys + ["start", "end"])
     out.attrs = dict(frame.attrs)
     return out
