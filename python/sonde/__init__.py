@@ -5,6 +5,7 @@
     df = m.process_file("motor.wav")
     spec = sonde.spectrum("motor.wav")
     sonde.feature_names()     # every name `features=` takes
+    sonde.features()          # every column: its unit and where docs/features.md defines it
 
 The `sonde` binary (on PATH, or named by SONDE_BIN) does the work and writes Parquet;
 this package reads it with pyarrow, so every value is the binary's, bit for bit. What the
@@ -22,8 +23,10 @@ from typing import Optional, Sequence, Union
 
 import pyarrow.csv as pacsv
 
+from . import _catalog
 from ._binary import SondeError, SondeNotFound, SondeWarning, find_binary, run
 from ._measurer import Measurer
+from ._summary import summarize
 
 # The package's version, the same as the sonde release it wraps (`sonde --version`);
 # pyproject.toml reads it from here.
@@ -36,8 +39,10 @@ __all__ = [
     "SondeWarning",
     "__version__",
     "feature_names",
+    "features",
     "find_binary",
     "spectrum",
+    "summarize",
 ]
 
 
@@ -46,6 +51,27 @@ def feature_names(sonde_bin: Optional[str] = None) -> list[str]:
     `features=None` computes), then the optional ones. Asked of the binary, so the list is
     the one it was built with."""
     return list(_feature_names(find_binary(sonde_bin)))
+
+
+def features():
+    """Every column `sonde process` can write besides the record keys, as a pandas
+    DataFrame indexed by `name`, in sonde's column order:
+
+    - unit: the column's unit as docs/features.md gives it ("input unit" is the unit of
+      the samples; "1" is a ratio; "dB re R" is relative to `--reference`, 1 by default).
+    - default: whether `features=None` computes it.
+    - asked_for_by: the `Measurer` keyword that adds it: `features=['spectral_flux']`, or,
+      for the columns named by pattern (`mel_1 .. mel_M`, `band_power:LO-HI`,
+      `octave:NOMINAL`, ...), `mel=M`, `mfcc=C`, `bands='LO-HI'`, `bands='octave'`.
+    - definition: the section of docs/features.md in sonde's repository that defines it
+      (`docs/features.md section 4`), and link: the page and heading anchor
+      (`docs/features.md#4-time-domain-features`).
+
+    The names are those `sonde.feature_names()` asks the binary for; the units are a table
+    kept in the package (the binary does not print units), checked against the binary's
+    list and docs/features.md by the package's tests.
+    """
+    return _catalog.table()
 
 
 @functools.lru_cache(maxsize=None)

@@ -37,6 +37,7 @@ def to_frame(
     rate_of: Callable[[Optional[str]], float],
     file_name: Optional[str] = None,
     backend: str = "pandas",
+    padding: int = 0,
 ):
     """Index by (file,) channel, start, end; keep the value columns in sonde's order.
 
@@ -49,6 +50,8 @@ def to_frame(
       - rate: the sample rate when the caller knows it (a signal, or `rate=`).
       - rate_of: asks sonde for a file's rate, for an input too short to give two windows.
       - file_name: a `file` value to add when sonde wrote none (a single input).
+      - padding: zero samples put before the signal (center=True): sonde's window starts
+        are counted from the padded signal's first sample, the frame's from the signal's.
     """
     if backend not in ("pandas", "polars"):
         raise ValueError(f"backend {backend!r}: expected 'pandas' or 'polars'")
@@ -65,7 +68,7 @@ def to_frame(
         rates = np.full(rows, float(rate))
     else:
         rates = _rates(starts, table.column("time").to_numpy(), labels.get("file"), rate_of)
-    start = pd.to_timedelta(starts / rates, unit="s")
+    start = pd.to_timedelta((starts - padding) / rates, unit="s")
     end = start + pd.to_timedelta(window / rates, unit="s")
     distinct = np.unique(rates).tolist() if rows else ([float(rate)] if rate is not None else [])
     mixed = len(distinct) > 1

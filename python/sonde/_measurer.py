@@ -12,9 +12,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from . import _binary, _frames
+from . import _binary, _frames, _summary
 
 Band = Union[str, Sequence[float]]
+
+# Raw sample types by file extension (sonde's own list, SampleSources.extensions), and
+# their sizes in bytes: for center=True on raw files.
+RAW_EXTENSIONS = {
+    "f32": "f32le", "f32le": "f32le", "f64": "f64le", "f64le": "f64le",
+    "i16": "i16le", "i16le": "i16le", "s16": "i16le", "i32": "i32le", "i32le": "i32le",
+}
+RAW_SIZES = {"f32le": 4, "f64le": 8, "i16le": 2, "i32le": 4}
 
 # Rows of a signal written to sonde's standard input at a time: about 1 MiB for 4 channels.
 CHUNK_FRAMES = 32768
@@ -73,6 +81,9 @@ class Measurer:
     - What sonde notes on standard error (an input shorter than one window gives no
       records; an input skipped by `keep_going=True`) arrives as a `sonde.SondeWarning`.
     - An error raises `sonde.SondeError` with the binary's one-line message.
+    - `summary=["mean", "std", "p95"]`: one row per file and channel instead of the
+      windows (`help(sonde.summarize)`); `center=True`: librosa's framing, N/2 zeros at
+      both ends (arrays and raw files).
     """
 
     def __init__(
@@ -90,6 +101,8 @@ class Measurer:
         rate_variable: Optional[str] = None,
         rate_attribute: Optional[str] = None,
         orientation: Optional[str] = None,
+        summary: Union[None, str, Sequence[str]] = None,
+        center: bool = False,
     ):
         """The settings every method uses (`sonde process --help` says more about each).
 
@@ -120,6 +133,21 @@ class Measurer:
         - rate_attribute: an HDF5 file's attribute holding the rate in Hz (`"sample_rate"`).
         - orientation: how a MAT or HDF5 matrix holds channels: "auto" (samples along the
           longer dimension), "samples-by-channels" or "channels-by-samples".
+        - summary: statistics to return instead of the windows: one row per file and
+          channel, columns `<feature>_<statistic>` (`rms_mean`, `rms_p95`), the shape of
+          opensmile-python's functionals. A list or a comma-separated string of "mean",
+          "std" (population, ddof=0), "min", "max", "median", "range" and "pN" (p5, p95:
+          numpy.percentile, method "linear"); `help(sonde.summarize)` defines each.
+        - center: frame as librosa does by default (`center=True`): the signal is padded
+          with N/2 zeros at both ends, so window t is centred on sample t·H and there are
+          1 + n // H windows; `start` is then t·H - N/2 samples (negative for the first
+          windows) and `end` start + N. The CLI does not pad (docs/features.md section 3):
+          this is the package's option, not sonde's. The zeros go in before the filters,
+          so the leading ones change nothing (the filters start at rest) and the trailing
+          ones carry the filters' ringing. For `process_signal`, and for `process_file` of
+          raw samples (`sample_type`, or a .f32, .f64, .i16, .i32 name), whose bytes are
+          streamed through sonde's standard input between the zeros; other files raise
+          ValueError (read them, e.g. with soundfile, and pass the array).
 
         Raises TypeError for a value of the wrong shape, ValueError for an unknown backend,
         `sonde.SondeNotFound` when there is no binary. The binary checks the values
@@ -139,11 +167,14 @@ class Measurer:
         self.rate_variable = rate_variable
         self.rate_attribute = rate_attribute
         self.orientation = orientation
+        self.summary = None if summary is None else _summary.statistics(summary)
+        self.center = bool(center)
         self.binary = _binary.find_binary(sonde_bin)
 
     def __repr__(self) -> str:
         """The `sonde process` options these settings spell."""
-        return f"sonde.Measurer({' '.join(self.options())})"
+        extra = ([f"summary={self.summary!r}"] if self.summary else []) + (["center=True"] if self.center else [])
+        return f"sonde.Measurer({' '.join(self.options() + extra)})"
 
     def options(self) -> list[str]:
         """The `sonde process` options these settings spell."""
@@ -185,6 +216,8 @@ class Measurer:
         - sample_type: read the file as raw interleaved samples of this type, one of
           "f32le", "f64le", "i16le", "i32le" (needed for a name like .raw or .bin).
         """
+        if self.center:
+            return self._centred_raw_file(os.fspath(path), rate, channels, sample_type)
         return self._run([os.fspath(path)], self._input_options(rate, channels, sample_type), rate, None)
 
     def process_files(
@@ -201,6 +234,7 @@ class Measurer:
         - num_workers: inputs worked on at once (`--jobs`; default: the binary's).
         - rate, channels, sample_type: as for `process_file`, applied to every file.
         """
+        self._refuse_center("process_files")
         names = [os.fspath(path) for path in paths]
         if not names:
             raise ValueError("process_files: no paths")
@@ -239,6 +273,7 @@ class Measurer:
         `keep_going=True` (the raw file is reported and skipped), then the raw file with
         `process_file(path, rate=25600, channels=2)`.
         """
+        self._refuse_center("process_folder")
         folder = os.fspath(folder)
         arguments = self._input_options(rate, channels, sample_type) + self._jobs(num_workers)
         if keep_going:
@@ -255,7 +290,8 @@ class Measurer:
         """A numpy array of shape (n,) or (n, channels), streamed through standard input.
 
         float32 arrays go as f32, everything else as f64, a chunk at a time: memory beyond
-        the array and the result stays about one chunk.
+        the array and the result stays about one chunk. With `center=True` the N/2 zeros
+        at each end are written as chunks of their own (no padded copy of the array).
         """
         array = np.asarray(signal)
         if array.ndim == 1:
@@ -268,13 +304,70 @@ class Measurer:
         sample_type = "f32le" if array.dtype == np.float32 else "f64le"
         dtype = np.dtype("<f4") if sample_type == "f32le" else np.dtype("<f8")
 
+        padding = bytes(self._padding() * array.shape[1] * dtype.itemsize)
+
         def chunks() -> Iterator[bytes]:
+            yield padding
             for first in range(0, array.shape[0], CHUNK_FRAMES):
                 yield np.ascontiguousarray(array[first : first + CHUNK_FRAMES], dtype=dtype).tobytes()
+            yield padding
 
         arguments = ["--rate", repr(float(sampling_rate)), "--channels", str(array.shape[1])]
         arguments += ["--sample-type", sample_type] + self._jobs(num_workers)
         return self._run(["-"], arguments, float(sampling_rate), None, chunks())
+
+    # -- center=True
+
+    def _padding(self) -> int:
+        """Zero samples (per channel) before and after the signal: N/2 when centred."""
+        return self.window // 2 if self.center else 0
+
+    def _refuse_center(self, method: str) -> None:
+        if self.center:
+            raise ValueError(
+                f"{method}: center=True pads each signal, which the package can do for arrays (process_signal) "
+                "and raw sample files (process_file); measure each file with process_file, or read it and "
+                "pass the array to process_signal"
+            )
+
+    def _centred_raw_file(self, path, rate, channels, sample_type):
+        """A raw file streamed through sonde's standard input between N/2 zero frames: all
+        bytes zero are the sample 0 in every raw type."""
+        kind = sample_type or RAW_EXTENSIONS.get(os.path.splitext(path)[1].lstrip(".").lower())
+        if kind is None:
+            raise ValueError(
+                f"{path}: center=True pads the samples, which the package can do for raw sample files "
+                "(sample_type=, or a .f32, .f64, .i16, .i32 name) and arrays; read this file (soundfile.read, "
+                "scipy.io.wavfile.read, ...) and pass the array to process_signal"
+            )
+        if rate is None:
+            raise ValueError(f"{path}: raw samples carry no sample rate; pass rate=")
+        if kind not in RAW_SIZES:
+            raise ValueError(f"sample_type {kind!r}: expected one of {', '.join(RAW_SIZES)}")
+        width = RAW_SIZES[kind] * (1 if channels is None else int(channels))
+        if not os.path.isfile(path):
+            raise _binary.SondeError(f"{path}: no such file", 1)
+        padding = bytes(self._padding() * width)
+        size = os.path.getsize(path)
+        whole = size - size % width
+        if whole < size:
+            # As sonde does with the file itself; the padding must start on a frame.
+            _binary.warn(f"{path}: ignored a partial last frame ({size - whole} of {width} bytes)")
+
+        def chunks() -> Iterator[bytes]:
+            yield padding
+            with open(path, "rb") as file:
+                left = whole
+                while left > 0:
+                    chunk = file.read(min(left, 1 << 20))
+                    if not chunk:
+                        break
+                    left -= len(chunk)
+                    yield chunk
+            yield padding
+
+        arguments = self._input_options(rate, channels, kind)
+        return self._run(["-"], arguments, float(rate), None, chunks())
 
     # -- the run
 
@@ -282,7 +375,24 @@ class Measurer:
         """- Parameter folder: the folder the records' `file` names are relative to."""
         command = ["process", *inputs, *self.options(), *arguments, "--format", "parquet", "--compression", "none", "-o", "-"]
         table = _frames.read_records(_binary.run(self.binary, command, stdin_chunks, to_file=True))
-        return _frames.to_frame(table, self.window, rate, self._rate_of(inputs, arguments, folder), file_name, self.backend)
+        frame = _frames.to_frame(
+            table, self.window, rate, self._rate_of(inputs, arguments, folder), file_name, self._frame_backend(), self._padding()
+        )
+        return self._finish(frame)
+
+    def _frame_backend(self) -> str:
+        # A summary is computed on the pandas frame, then converted.
+        return "pandas" if self.summary else self.backend
+
+    def _finish(self, frame):
+        if not self.summary:
+            return frame
+        summary = _summary.summarize(frame, self.summary)
+        if self.backend == "polars":
+            import polars as pl
+
+            return pl.from_pandas(summary.reset_index())
+        return summary
 
     def _rate_of(self, inputs, arguments, folder):
         def rate_of(name):
@@ -321,11 +431,11 @@ class Measurer:
         else:
             table = _empty_records(manifest["run"]["settings"]["columns"])
         frame = _frames.to_frame(
-            table, self.window, rate, self._rate_of([folder], arguments, folder), None, self.backend
+            table, self.window, rate, self._rate_of([folder], arguments, folder), None, self._frame_backend()
         )
-        if self.backend == "pandas":
+        if self._frame_backend() == "pandas":
             frame.attrs["failed"] = failed
-        return frame
+        return self._finish(frame)
 
     @staticmethod
     def _input_options(rate, channels, sample_type) -> list[str]:

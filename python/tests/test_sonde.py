@@ -542,3 +542,211 @@ def test_matlab_variables_read_as_channels_equal_the_arrays_scipy_reads():
     assert "--variables X105_DE_time,X105_FE_time" in repr(measurer)
     with pytest.raises(TypeError, match="variables"):
         sonde.Measurer(variables=[1, 2])
+
+
+# -- issue 50, item 3: per-file summaries, center=True, sonde.features().
+
+STATISTICS = ["mean", "std", "min", "max", "median", "range", "p5", "p95", "p2.5"]
+
+
+def numpy_statistic(values: np.ndarray, name: str) -> float:
+    """Each statistic as `help(sonde.summarize)` defines it, on one feature's 1-D array."""
+    named = {
+        "mean": np.mean,
+        "std": lambda x: np.std(x, ddof=0),
+        "min": np.min,
+        "max": np.max,
+        "median": np.median,
+        "range": lambda x: np.max(x) - np.min(x),
+    }
+    if name in named:
+        return named[name](values)
+    return np.percentile(values, float(name[1:]), method="linear")
+
+
+def test_summary_is_numpys_statistics_of_each_files_and_channels_windows():
+    options = dict(features=["rms", "kurtosis", "spectral_centroid"], bands="0-1000", window=512)
+    with pytest.warns(sonde.SondeWarning, match="different sample rates"):
+        frame = sonde.Measurer(**options).process_files([PUMP, MOTOR])
+    with pytest.warns(sonde.SondeWarning, match="different sample rates"):
+        summary = sonde.Measurer(**options, summary=STATISTICS).process_files([PUMP, MOTOR])
+    # One row per file and channel, in the frame's order; the index keeps its levels.
+    assert summary.index.names == ["file", "channel", "start", "end"]
+    keys = [(PUMP, "accel_x"), (PUMP, "accel_y"), (MOTOR, "ch0"), (MOTOR, "ch1")]
+    assert [key[:2] for key in summary.index] == keys
+    features = ["rms", "kurtosis", "spectral_centroid", "band_power:0-1000"]
+    assert list(summary.columns) == ["rate"] + [f"{f}_{s}" for f in features for s in STATISTICS]
+    assert summary.attrs["rate"] is None and list(summary["rate"]) == list(frame["rate"].groupby(level=["file", "channel"], sort=False).first())
+    for (file, channel, start, end), row in summary.iterrows():
+        windows = frame.xs((file, channel), level=["file", "channel"])
+        assert start == windows.index.get_level_values("start").min() == pd.Timedelta(0)
+        assert end == windows.index.get_level_values("end").max()
+        for feature in features:
+            values = np.ascontiguousarray(windows[feature].to_numpy())
+            for name in STATISTICS:
+                want = numpy_statistic(values, name)
+                assert row[f"{feature}_{name}"] == want, (file, channel, feature, name)
+    # The same as summarizing the frame afterwards.
+    pd.testing.assert_frame_equal(sonde.summarize(frame, STATISTICS), summary, check_exact=True)
+    # p50 is the median; one file has no file level and its rate in attrs.
+    with no_sonde_warnings():
+        alone = sonde.Measurer(features=["rms"], summary="median,p50").process_file(MOTOR)
+    assert alone.index.names == ["channel", "start", "end"] and alone.attrs["rate"] == 44100
+    assert list(alone["rms_median"]) == list(alone["rms_p50"]) and list(alone.columns) == ["rms_median", "rms_p50"]
+
+
+def test_summary_of_a_folder_with_keep_going_and_polars(tmp_path):
+    for name, seed in [("b.wav", 1), ("a.wav", 2)]:
+        write_wav(str(tmp_path / name), np.random.default_rng(seed).standard_normal(8192), 8000)
+    (tmp_path / "bad.f32").write_bytes(bytes(4096))
+    with pytest.warns(sonde.SondeWarning, match="bad.f32: skipped"):
+        summary = sonde.Measurer(features=["rms", "peak"], summary=["mean", "p95"]).process_folder(tmp_path, keep_going=True)
+    assert [key[:2] for key in summary.index] == [("a.wav", "ch0"), ("b.wav", "ch0")]
+    assert list(summary.attrs["failed"]) == ["bad.f32"] and summary.attrs["rate"] == 8000
+    frame = sonde.Measurer(features=["rms", "peak"]).process_folder(tmp_path / "a.wav")
+    assert summary["rms_p95"].iloc[0] == np.percentile(frame["rms"].to_numpy(), 95)
+    polars = sonde.Measurer(features=["rms", "peak"], summary=["mean", "p95"], backend="polars").process_files(
+        [tmp_path / "a.wav", tmp_path / "b.wav"]
+    )
+    assert polars.columns == ["file", "channel", "start", "end", "rms_mean", "rms_p95", "peak_mean", "peak_p95"]
+    assert polars["rms_p95"].to_list() == list(summary["rms_p95"])
+    # Every file failing: an empty summary with the columns.
+    for name in ["a.wav", "b.wav"]:
+        os.remove(tmp_path / name)
+    with pytest.warns(sonde.SondeWarning):
+        empty = sonde.Measurer(features=["rms"], summary=["mean", "std"]).process_folder(tmp_path, keep_going=True)
+    assert len(empty) == 0 and list(empty.columns) == ["rms_mean", "rms_std"]
+    assert empty.index.names == ["file", "channel", "start", "end"]
+
+
+def test_summary_refuses_unknown_statistics():
+    for wrong in (["mean", "avg"], "p101", ["p5", "p5"], []):
+        with pytest.raises(ValueError, match="summary"):
+            sonde.Measurer(summary=wrong)
+    with pytest.raises(TypeError, match="summary"):
+        sonde.Measurer(summary=[95])
+    assert "summary=['mean', 'p95']" in repr(sonde.Measurer(summary="mean,p95"))
+
+
+@pytest.mark.parametrize("channels", [1, 2])
+def test_center_pads_n_over_2_zeros_as_librosa_does(channels):
+    import librosa
+
+    rate, window, hop = 8000, 1024, 256
+    signal = np.random.default_rng(12).standard_normal((10_001, channels))
+    given = signal if channels > 1 else signal[:, 0]
+    centred = sonde.Measurer(features=["rms", "kurtosis", "spectral_centroid"], window=window, hop=hop, center=True)
+    plain = sonde.Measurer(features=["rms", "kurtosis", "spectral_centroid"], window=window, hop=hop)
+    got = centred.process_signal(given, sampling_rate=rate)
+    # The same as the signal padded by hand and measured as the CLI measures.
+    padded = plain.process_signal(np.pad(given, [(window // 2, window // 2)] + [(0, 0)] * (given.ndim - 1)), sampling_rate=rate)
+    np.testing.assert_array_equal(got.to_numpy(), padded.to_numpy())
+    assert "center=True" in repr(centred)
+    for channel in range(channels):
+        ch = got.xs(f"ch{channel}", level="channel")
+        # librosa's frame count, 1 + n // H, and frame t centred on sample t·H.
+        assert len(ch) == 1 + len(signal) // hop
+        starts, ends = ch.index.get_level_values("start"), ch.index.get_level_values("end")
+        for t in range(len(ch)):
+            assert abs((starts[t] + ends[t]).value / 2 - t * hop / rate * 1e9) <= 1
+            assert abs(starts[t].value - (t * hop - window // 2) / rate * 1e9) <= 1
+        want = librosa.feature.rms(y=signal[:, channel], frame_length=window, hop_length=hop, center=True, dtype=np.float64)[0]
+        np.testing.assert_allclose(ch["rms"].to_numpy(), want, rtol=1e-12, atol=0)
+
+
+def test_center_on_a_raw_file_equals_the_array_and_other_files_are_refused(tmp_path):
+    rate = 25600
+    samples = np.random.default_rng(13).standard_normal((5000, 2)).astype("<f4")
+    path = tmp_path / "two.f32"
+    samples.tofile(path)
+    measurer = sonde.Measurer(features=["rms", "peak"], window=512, center=True)
+    from_file = measurer.process_file(path, rate=rate, channels=2)
+    pd.testing.assert_frame_equal(from_file, measurer.process_signal(samples, sampling_rate=rate), check_exact=True)
+    # A partial last frame is dropped, as sonde drops it from the file itself.
+    with open(path, "ab") as file:
+        file.write(b"\0\0")
+    with pytest.warns(sonde.SondeWarning, match=r"ignored a partial last frame \(2 of 8 bytes\)"):
+        again = measurer.process_file(path, rate=rate, channels=2)
+    pd.testing.assert_frame_equal(again, from_file, check_exact=True)
+    with pytest.raises(ValueError, match="center=True.*process_signal"):
+        measurer.process_file(MOTOR)
+    with pytest.raises(ValueError, match="rate="):
+        measurer.process_file(path)
+    for method, argument in [("process_files", [path]), ("process_folder", tmp_path)]:
+        with pytest.raises(ValueError, match=f"{method}: center=True"):
+            getattr(measurer, method)(argument)
+
+
+def features_page() -> dict[str, tuple[str, str, str]]:
+    """docs/features.md's value columns: name -> (unit, section citation, heading anchor)."""
+    columns, section, anchor = {}, None, None
+    with open(os.path.join(ROOT, "docs", "features.md"), encoding="utf-8") as file:
+        for line in file:
+            heading = re.match(r"(#+)\s+(.*)", line)
+            if heading:
+                text = heading.group(2).strip()
+                numbered = re.match(r"(\d+)\.", text)
+                if heading.group(1) == "##":
+                    section = int(numbered.group(1)) if numbered else None
+                text = re.sub(r"[^\w\- ]", "", re.sub(r"[`*_]", "", text.lower()))
+                anchor = text.replace(" ", "-")
+            cells = re.match(r"\| `([^`]+)` \| ((?:[^|\\]|\\\|)+) \|", line)
+            if cells and section in (4, 5, 7) and not cells.group(1).startswith("--"):
+                unit = cells.group(2).strip().replace("\\|", "|")
+                columns[cells.group(1)] = (unit, f"docs/features.md section {section}", f"docs/features.md#{anchor}")
+    return columns
+
+
+def test_features_lists_every_column_with_the_pages_unit_and_section():
+    table = sonde.features()
+    assert table.index.name == "name"
+    assert list(table.columns) == ["unit", "default", "asked_for_by", "definition", "link"]
+    page = features_page()
+    assert list(table.index) == list(page), "sonde.features() and docs/features.md list different columns"
+    for name, row in table.iterrows():
+        assert (row["unit"], row["definition"], row["link"]) == page[name], name
+
+
+def test_features_names_and_default_set_are_the_binarys():
+    """The package's table against the binary it runs: a feature added to (or dropped
+    from) `--features` fails here until python/sonde/_catalog.py has it."""
+    table = sonde.features()
+    named = [name for name, asked in table["asked_for_by"].items() if asked.startswith("features=")]
+    assert named == sonde.feature_names()
+    for name in named:
+        assert table.loc[name, "asked_for_by"] == f"features=[{name!r}]"
+    default = list(sonde.Measurer().process_file(MOTOR).columns)
+    assert list(table.index[table["default"]]) == default
+    # The patterned families: the columns the keyword gives match the pattern.
+    frame = sonde.Measurer(features=["rms"], mel=4, mfcc=2, bands="0-1000,octave").process_file(MOTOR)
+    patterns = {
+        "mel_1 .. mel_M": r"mel_\d+",
+        "mfcc_1 .. mfcc_C": r"mfcc_\d+",
+        "band_power:LO-HI": r"band_power:[\d.]+-[\d.]+",
+        "octave:NOMINAL": r"octave:[\d.]+",
+    }
+    for name, pattern in patterns.items():
+        assert any(re.fullmatch(pattern, column) for column in frame.columns), name
+    third = sonde.Measurer(features=["rms"], bands="third-octave").process_file(MOTOR)
+    assert any(re.fullmatch(r"third_octave:[\d.]+", column) for column in third.columns)
+
+
+def test_the_readmes_notebook_examples_run(monkeypatch):
+    with open(os.path.join(ROOT, "python", "README.md"), encoding="utf-8") as file:
+        readme = file.read()
+    block = re.search(r"Notebook features \(run from the repository's root\):\n\n```python\n(.*?)```", readme, re.S)
+    assert block, "python/README.md has no notebook block"
+    monkeypatch.chdir(ROOT)
+    code = block.group(1)
+    # Each bare expression line must hold (the ones that compare) or at least run.
+    namespace: dict = {}
+    for line in code.splitlines():
+        statement = line.split("  #")[0].rstrip()
+        if not statement:
+            continue
+        if re.match(r"^(import |\w+ = )", statement):
+            exec(statement, namespace)
+        else:
+            value = eval(statement, namespace)
+            if " == " in statement:
+                assert value is True, statement
