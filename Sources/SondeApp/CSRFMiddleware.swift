@@ -24,7 +24,8 @@ struct CSRFMiddleware: RouterMiddleware {
         guard request.method == .post else { return try await next(request, context) }
         guard
             Self.sameOrigin(
-                origin: request.headers[.origin], host: request.head.authority, publicAuthority: publicAuthority)
+                origin: request.headers[.origin], host: request.head.authority, publicAuthority: publicAuthority),
+            Self.fromThisSite(fetchSite: Self.fetchSiteHeader.flatMap { request.headers[$0] })
         else { throw WebError.forbidden }
         var request = request
         var context = context
@@ -49,6 +50,16 @@ struct CSRFMiddleware: RouterMiddleware {
         if let host, authority == host.lowercased() { return true }
         return authority == publicAuthority
     }
+
+    /// `Sec-Fetch-Site`, which browsers send with every request: `cross-site` and
+    /// `same-site` (a sibling subdomain) are another site; `same-origin` and `none` (typed
+    /// or bookmarked) are this one; no header (not a browser) is left to the token.
+    static func fromThisSite(fetchSite: String?) -> Bool {
+        guard let fetchSite else { return true }
+        return fetchSite != "cross-site" && fetchSite != "same-site"
+    }
+
+    static let fetchSiteHeader = HTTPFields.Element.Name("Sec-Fetch-Site")
 
     /// `example.org:8080` of `https://Example.org:8080` (lowercased); nil for `null` or
     /// anything that is not `scheme://authority`.

@@ -20,10 +20,16 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
             response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         }
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.init("X-Frame-Options")!] = "DENY"
-        response.headers[.init("Referrer-Policy")!] = "no-referrer"
-        response.headers[.init("Cross-Origin-Opener-Policy")!] = "same-origin"
+        for (name, value) in Self.fixedHeaders { response.headers[name] = value }
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         return response
     }
+
+    /// `Referrer-Policy: same-origin`: a reset link's token never leaves in a `Referer` to
+    /// another site, and a same-origin POST still carries its true `Origin` (under
+    /// `no-referrer` browsers send `Origin: null`, which the CSRF check must refuse).
+    private static let fixedHeaders: [(HTTPFields.Element.Name, String)] = [
+        ("X-Frame-Options", "DENY"), ("Referrer-Policy", "same-origin"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+    ].compactMap { name, value in HTTPFields.Element.Name(name).map { ($0, value) } }
 }

@@ -72,6 +72,12 @@ import _SondeTestSupport
             port: port, "POST", "/measurements/new",
             headers: ["Cookie": "sonde_session=\(session)", "Origin": "http://evil.example"], form: ["_csrf": own])
         #expect(crossSite.status == 403)
+        for site in ["cross-site", "same-site"] {
+            let fetched = try await RawHTTPConnection.exchange(
+                port: port, "POST", "/measurements/new",
+                headers: ["Cookie": "sonde_session=\(session)", "Sec-Fetch-Site": site], form: ["_csrf": own])
+            #expect(fetched.status == 403, "Sec-Fetch-Site: \(site) answered \(fetched.status)")
+        }
         let sameSite = try await RawHTTPConnection.exchange(
             port: port, "POST", "/measurements/new",
             headers: ["Cookie": "sonde_session=\(session)", "Origin": "http://127.0.0.1:\(port)"],

@@ -22,6 +22,14 @@ import Testing
         #expect(!sameOrigin("https://other.lab.example", "127.0.0.1:8081", proxied))
     }
 
+    @Test func fetchMetadataMustNotNameAnotherSite() {
+        #expect(CSRFMiddleware.fromThisSite(fetchSite: nil))
+        #expect(CSRFMiddleware.fromThisSite(fetchSite: "same-origin"))
+        #expect(CSRFMiddleware.fromThisSite(fetchSite: "none"))
+        #expect(!CSRFMiddleware.fromThisSite(fetchSite: "same-site"), "a sibling subdomain")
+        #expect(!CSRFMiddleware.fromThisSite(fetchSite: "cross-site"))
+    }
+
     @Test func onlyATrustedProxyNamesTheClient() {
         let trusted: Set<String> = ["10.0.0.1", "10.0.0.2"]
         let client = ClientAddressMiddleware.client
