@@ -152,11 +152,11 @@ let package = Package(
         // The lab's one instrument and the capture `sonde measure` and the web app run on it.
         .target(
             name: "SondeCapture",
-            dependencies: ["SondeCore", "SondePipeline", "SondeAccounts", "SondeMeasurements"]
+            dependencies: ["SondeCore", "SondePipeline", "SondeAccounts", "SondeMeasurements", "SondeInstruments"]
         ),
         // Real instruments: ALSA capture devices and a command's stdout, as sample sources
         // (issue 46); the one importer of CALSA.
-        .target(name: "SondeInstruments", dependencies: ["SondeCore", "CALSA"]),
+        .target(name: "SondeInstruments", dependencies: ["SondeCore", "SondePipeline", "CALSA"]),
         // Batch runs: one output or one per input (`--output-dir`), manifests, shards, merge.
         .target(name: "SondeBatch", dependencies: ["SondeCore", "SondeIO", "SondePipeline", "CSystemCalls"]),
         // Figures as SVG (and palette PNG): spectra, trends, spectrograms; no dependencies,
@@ -202,7 +202,7 @@ let package = Package(
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport", "SondeLive",
                 "SondeApp", "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeStoreFormat", "SondeCapture",
-                "SondeBench", "CSystemCalls",
+                "SondeBench", "SondeInstruments", "CSystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,5 +1,6 @@
 public import SondeAccounts
 public import SondeCore
+import SondeInstruments
 public import SondeMeasurements
 public import SondePipeline
 import Synchronization
@@ -61,11 +62,15 @@ public final class LiveCapture: Sendable {
         id: String, owner: Account, device: PairedDevice, settings: PipelineSettings, duration: Double?,
         options: CaptureOptions, release: @escaping @Sendable () -> Void
     ) throws {
-        let simulated = try device.makeDevice()
-        let rate = simulated.format.sampleRate
+        let opened = try InstrumentSources.open(device)
+        let rate = opened.source.format.sampleRate
         try settings.validate(sampleRate: rate)
         let columns = try settings.valueColumns(sampleRate: rate)
-        let paced = LiveClockSource(base: simulated, policy: options.overrun, paced: options.paced)
+        // The simulated device is paced to its clock (and drops as `options.overrun` says
+        // when the graph falls behind); a real instrument paces itself and counts its own losses.
+        let paced: any SampleSource =
+            opened.needsPacing
+            ? LiveClockSource(base: opened.source, policy: options.overrun, paced: options.paced) : opened.source
         let source: any SampleSource =
             duration.map { LimitedSource(base: paced, frames: Self.frameCount(seconds: $0, rate: rate)) } ?? paced
         let startedAt = WallClock.now()
@@ -74,7 +79,7 @@ public final class LiveCapture: Sendable {
         self.device = device
         self.startedAt = startedAt
         self.columns = columns
-        self.channelNames = simulated.format.channelNames
+        self.channelNames = opened.source.format.channelNames
         self.settingsText = settings.json(rate: rate, version: options.version, extra: options.extraSettings).text
         self.release = release
         let graph = PipelineGraph(settings: settings, options: .live(jobs: options.jobs, sampleRate: rate))

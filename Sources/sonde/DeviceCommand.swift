@@ -3,21 +3,27 @@ import Foundation
 import SondeCapture
 import SondeCore
 import SondeIO
+import SondeInstruments
 import SondePipeline
 
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
-        abstract: "Pair with the simulated sensor, check it, forget it.",
+        abstract:
+            "Pair with a sensor (a sound card, an acquisition program, or the simulated pump), check it, forget it.",
         discussion: """
             Examples:
-              sonde device pair                                        # the default healthy pump
+              sonde device list                                        # the ALSA capture devices
+              sonde device pair --alsa hw:1,0 --rate 48000 --channels 2 --format S32_LE
+              sonde device pair --command 'arecord -q -D hw:1 -f S32_LE -r 48000 -c 2 -t raw' \\
+                  --rate 48000 --channels 2 --sample-type i32le        # any program writing raw samples
+              sonde device pair                                        # the simulated healthy pump
               sonde device pair --profile sample-data/faulty-pump.toml --seed 7
               sonde device status
               sonde device unpair
               sonde device convert-profile old.profile -o pump.toml    # the format before 0.8
             """,
-        subcommands: [Pair.self, Status.self, Unpair.self, ConvertProfile.self]
+        subcommands: [List.self, Pair.self, Status.self, Unpair.self, ConvertProfile.self]
     )
 
     /// Pairing lives in the configuration directory (`SondeHome`: `$SONDE_HOME` when set,
@@ -27,15 +33,63 @@ struct DeviceCommand: AsyncParsableCommand {
         return FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory))
     }
 
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the ALSA capture devices, with the channels and rates each accepts.")
+
+        func run() async throws {
+            try await reportingErrors {
+                let devices = ALSADevices.list()
+                guard !devices.isEmpty else {
+                    print("No ALSA capture device found (no sound card, or none this user may open).")
+                    return
+                }
+                var rows = [["DEVICE", "CARD", "NAME", "ACCEPTS"]]
+                for device in devices {
+                    let accepts: String
+                    switch device.availability {
+                    case .available(let capabilities): accepts = capabilities.description
+                    case .busy: accepts = "busy (another program has it open)"
+                    case .unavailable(let reason): accepts = "unavailable: \(reason)"
+                    }
+                    rows.append([device.pcm, device.cardName, device.pcmName, accepts])
+                }
+                let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+                for row in rows {
+                    let cells = row.enumerated().map { column, cell in
+                        column == row.count - 1
+                            ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    }
+                    print(cells.joined(separator: "  "))
+                }
+            }
+        }
+    }
+
     struct Pair: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "pair", abstract: "Connect to the device and remember it.")
 
+        @OptionGroup(title: "Real instrument") var instrument: InstrumentOptions
         @OptionGroup var device: DeviceOptions
         @OptionGroup var input: InputOptions
 
         func run() async throws {
             try await reportingErrors {
+                if let settings = try instrument.settings(input: input) {
+                    if device.profile != nil || device.describesDevice {
+                        throw SondeError(
+                            .invalidArgument,
+                            "--alsa and --command pair a real instrument; --profile, --tone, ... describe a simulated one"
+                        )
+                    }
+                    Diagnostics.progress("Connecting…")
+                    let buffering = try InstrumentSources.check(settings)
+                    try DeviceCommand.connection().remember(PairedDevice(instrument: settings, pairedAt: Date()))
+                    print("Device connected: \(settings.deviceID) (\(settings.description))")
+                    if let buffering { print("Captures read \(buffering).") }
+                    return
+                }
                 let profile: (text: String, source: String)
                 if let given = try device.profileText(input: input) {
                     profile = given
@@ -46,7 +100,7 @@ struct DeviceCommand: AsyncParsableCommand {
                 Diagnostics.progress("Connecting…")
                 let paired = try await DeviceCommand.connection().pair(
                     profileText: profile.text, profileSource: profile.source, seed: device.seed)
-                print("Device connected: \(paired.id)")
+                print("Device connected: \(paired.id) (\(paired.kindDescription))")
             }
         }
     }
@@ -58,7 +112,7 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 if let paired = try DeviceCommand.connection().current() {
-                    print("Device connected: \(paired.id)")
+                    print("Device connected: \(paired.id) (\(paired.kindDescription))")
                 } else {
                     print("Device not connected")
                 }

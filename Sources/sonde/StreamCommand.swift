@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SondeCore
 import SondeIO
+import SondeInstruments
 import SondeLive
 import SondePipeline
 import Synchronization
@@ -135,9 +136,10 @@ struct StreamCommand: AsyncParsableCommand {
             var server: LiveServer?
             if let serve {
                 let drops = live.clock?.dropCount
+                let losses = live.instrumentLosses
                 server = try await LiveServer.start(
                     host: serve.host, port: serve.port, columns: layout.valueColumns,
-                    droppedSamples: { drops?.value ?? 0 }
+                    droppedSamples: { losses?() ?? drops?.value ?? 0 }
                 )
             }
             options.spectrumTap = server?.spectrumTap
@@ -188,6 +190,8 @@ struct StreamCommand: AsyncParsableCommand {
         var base: any SampleSource
         var name: String
         let isDevice: Bool
+        // A real instrument paces itself: no clock on top, and its own losses (ALSA xruns).
+        var instrumentLosses: (@Sendable () -> Int)?
         if let inputPath {
             base = try SampleSources.open(
                 path: inputPath,
@@ -195,25 +199,27 @@ struct StreamCommand: AsyncParsableCommand {
             name = inputPath
             isDevice = false
         } else {
-            let device: SimulatedDevice
             if let profile = try self.device.profileText(input: input) {
-                device = SimulatedDevice(
+                let device = SimulatedDevice(
                     profile: try DeviceProfile.parse(profile.text, source: profile.source), seed: self.device.seed)
+                base = device
+                name = device.deviceID
             } else if let paired = try DeviceCommand.connection().current() {
                 try DeviceOptions.refuseInputShape(input, device: "the paired device \(paired.id)")
-                device = try paired.makeDevice()
+                let opened = try InstrumentSources.open(paired)
+                base = opened.source
+                name = paired.id
+                if !opened.needsPacing { instrumentLosses = opened.lostFrames ?? { 0 } }
             } else {
                 throw SondeError(
                     .invalidArgument,
                     "Device not connected — run sonde device pair (or pass --profile FILE or --input FILE)")
             }
-            base = device
-            name = device.deviceID
             isDevice = true
         }
-        let paced = isDevice ? !asFastAsPossible : realtime
+        let paced = instrumentLosses == nil && (isDevice ? !asFastAsPossible : realtime)
         var clock: LiveClockSource?
-        if paced || arrivals != nil {
+        if instrumentLosses == nil && (paced || arrivals != nil) {
             let policy = onOverrun ?? (isDevice ? .dropOldest : .block)
             let live = LiveClockSource(base: base, policy: policy, paced: paced, arrivals: arrivals)
             clock = live
@@ -234,7 +240,9 @@ struct StreamCommand: AsyncParsableCommand {
                 } ?? .f32le
             base = try RecordingSource(base: base, path: record, sampleFormat: type)
         }
-        return LiveInput(name: name, source: base, paced: paced, clock: clock)
+        return LiveInput(
+            name: name, source: base, paced: paced || instrumentLosses != nil, clock: clock,
+            instrumentLosses: instrumentLosses)
     }
 }
 
@@ -244,8 +252,9 @@ private struct LiveInput {
     var source: any SampleSource
     var paced: Bool
     var clock: LiveClockSource?
+    var instrumentLosses: (@Sendable () -> Int)?
 
-    func dropped() -> Int { clock?.droppedFrames ?? 0 }
+    func dropped() -> Int { instrumentLosses?() ?? clock?.droppedFrames ?? 0 }
 }
 
 /// The record formats a stream can write (JSON arrays never end, so they are not offered).

@@ -52,13 +52,19 @@ struct MainScreen: Sendable {
     }
 
     /// The device as `session`'s user sees it: free, busy with someone else, or theirs.
+    /// The device is named with its kind: `alsa-hw:1,0 (ALSA hw:1,0, 2 channels at 48 kHz, i32le)`.
     static func device(for session: WebSession, environment: AppEnvironment) throws -> MainView.Device {
-        switch try environment.captures.instrument.status() {
-        case .notConnected: .notConnected
-        case .idle(let id): .connected(deviceID: id)
+        let instrument = environment.captures.instrument
+        func named(_ id: String) -> String {
+            guard let paired = try? instrument.paired(), paired.id == id else { return id }
+            return "\(id) (\(paired.kindDescription))"
+        }
+        switch try instrument.status() {
+        case .notConnected: return .notConnected
+        case .idle(let id): return .connected(deviceID: named(id))
         case .busy(let id, let user, let since):
-            user.id == session.account.id
-                ? .measuring(deviceID: id) : .busy(deviceID: id, user: user.email, since: since)
+            return user.id == session.account.id
+                ? .measuring(deviceID: named(id)) : .busy(deviceID: named(id), user: user.email, since: since)
         }
     }
 }

@@ -17,6 +17,11 @@ public struct FileDeviceConnection: DeviceConnectionService {
         try await Task.sleep(for: .milliseconds(UInt64.random(in: handshakeMilliseconds)))
         let paired = PairedDevice(
             id: device.deviceID, profileSource: profileSource, profileText: profileText, seed: seed, pairedAt: Date())
+        try remember(paired)
+        return paired
+    }
+
+    public func remember(_ paired: PairedDevice) throws {
         do {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -24,7 +29,6 @@ public struct FileDeviceConnection: DeviceConnectionService {
         } catch {
             throw SondeError(.io, "cannot remember the device in \(file.path): \(error.localizedDescription)")
         }
-        return paired
     }
 
     public func current() throws -> PairedDevice? {
