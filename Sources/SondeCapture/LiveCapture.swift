@@ -169,8 +169,8 @@ public final class LiveCapture: Sendable {
         return try await finished()
     }
 
-    /// Stops the capture (if it still runs), saves it for its owner with `comment`, and
-    /// frees the instrument. Saving again answers the same measurement (two tabs, one click each).
+    /// Stops the capture (if it still runs), saves it for its owner with `comment` (after a
+    /// device failure, the windows recorded before it), and frees the instrument. Saving again answers the same measurement (two tabs, one click each).
     /// - Throws: `SondeError(.busy)` while another save of it is under way, `.notFound` after
     ///   `discard()`; the service's errors (the capture stays open: save again, or discard).
     public func save(comment: String, with service: any MeasurementService) async throws -> SavedMeasurement {
@@ -186,9 +186,14 @@ public final class LiveCapture: Sendable {
         case .discarded: throw SondeError(.notFound, "this capture was discarded")
         }
         do {
-            var series = try await stop()
-            series.capture.comment = comment
-            let saved = try await service.save(series.capture, records: series.batches, for: owner)
+            // A device that failed mid-capture (unplugged) leaves the windows before the
+            // failure: those are saved; the caller has the error from `ended()`. Only a
+            // capture that recorded nothing fails with it.
+            requestStop()
+            var (capture, batches, failure) = await ended()
+            if let failure, !batches.contains(where: { $0.recordCount > 0 }) { throw failure }
+            capture.comment = comment
+            let saved = try await service.save(capture, records: batches, for: owner)
             box.state.withLock {
                 $0.disposition = .saved(saved)
                 $0.batches = []

@@ -61,10 +61,18 @@ struct MeasureCommand: ServiceCommand {
         let display = StatusLine(enabled: true, interval: .milliseconds(500)) {
             Self.valuesLine(capture.latest())
         }
-        let series = try await capture.finished()
+        // However it ended: a device that failed mid-capture (unplugged, a command that
+        // died) still leaves the windows before the failure, saved before the error is told.
+        let ended = await capture.ended()
         display?.finish()
+        let records = ended.batches.reduce(0) { $0 + $1.recordCount }
+        if let failure = ended.error, records == 0 { throw failure }
         let saved = try await capture.save(comment: comment, with: services.measurements)
-        AccountOutput.line("Saved measurement \(saved.id) (\(series.recordCount) records from \(capture.device.id))")
+        AccountOutput.line("Saved measurement \(saved.id) (\(records) records from \(capture.device.id))")
+        if let failure = ended.error {
+            throw SondeError(
+                .io, "the capture ended early, and measurement \(saved.id) holds what came before: \(failure)")
+        }
         if interrupts.signal == SIGTERM { throw ExitCode(143) }
     }
 

@@ -36,6 +36,41 @@ import _SondeTestSupport
         #expect(table.rows.first?[0].hasSuffix("Z") == true, "live records carry wall-clock time")
     }
 
+    /// A command device that dies mid-capture (issue 46): the windows before its end are
+    /// saved, then the error names the command's status and its stderr; the saved records
+    /// are those `sonde process` gives for the samples it wrote.
+    @Test func aDeviceThatFailsMidCaptureKeepsWhatCameBefore() throws {
+        let user = try AccountUser()
+        for result in try user.registerAndLogIn("ops@example.com") { #expect(result.status == 0, "\(result.stderr)") }
+        var bytes: [UInt8] = []
+        for frame in 0..<8000 {
+            let value = Float(sin(2 * Double.pi * 100 * Double(frame) / 8000))
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 }
+        }
+        let file = user.home.appendingPathComponent("probe.f32")
+        try Data(bytes).write(to: file)
+        let command = "cat '\(file.path)'; echo the probe came loose >&2; exit 3"
+        let paired = try user.run([
+            "device", "pair", "--command", command, "--rate", "8000", "--channels", "1", "--sample-type", "f32le",
+        ])
+        #expect(paired.status == 0, "\(paired.stderr)")
+        let measured = try user.run(["measure", "--duration", "30s", "--features", "rms"])
+        #expect(measured.status != 0)
+        #expect(measured.stdout.hasPrefix("Saved measurement 1 "), "\(measured.stdout)")
+        #expect(measured.stderr.contains("measurement 1 holds what came before"), "\(measured.stderr)")
+        #expect(measured.stderr.contains("status 3") && measured.stderr.contains("the probe came loose"))
+        let exported = RecordTable(csv: try user.run(["measurements", "export", "1", "--format", "csv"]).stdout)
+        let processed = RecordTable(
+            csv: try user.run([
+                "process", file.path, "--rate", "8000", "--channels", "1", "--sample-type", "f32le", "--features",
+                "rms", "--format", "csv",
+            ]).stdout)
+        let rms = try #require(exported.columns.firstIndex(of: "rms"))
+        let expected = try #require(processed.columns.firstIndex(of: "rms"))
+        #expect(exported.rows.count == processed.rows.count && exported.rows.count > 0)
+        #expect(exported.rows.map { $0[rms] } == processed.rows.map { $0[expected] })
+    }
+
     /// Ctrl-C (or SIGTERM) ends a long capture early and saves what it has: the CLI's
     /// signal wiring around SondeCapture's LiveCapture. SIGINT exits 0 after saving, SIGTERM 143.
     @Test(arguments: [(SIGINT, Int32(0)), (SIGTERM, Int32(143))])
