@@ -30,11 +30,15 @@ line share a new database on that PostgreSQL server instead of the SQLite file.
 usage: test_app.py path/to/sonde [--screenshots DIR] [--postgres]
 """
 
+import csv
 import http.client
+import io
 import json
+import math
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -711,6 +715,63 @@ def never_loses_a_measurement(app, check, freeze_seconds, offline_seconds):
         judy_browser.quit()
 
 
+def command_device(app, check):
+    """Issue 46: a command device paired from the command line is measured and saved in the
+    app, and the export's values are those `sonde process` gives for the same samples."""
+    folder = tempfile.mkdtemp(prefix="sonde-app-command-")
+    browser = Browser(1280, 900)
+    try:
+        samples = os.path.join(folder, "probe.f32")
+        frames = 3 * 8000
+        with open(samples, "wb") as out:
+            out.write(struct.pack(f"<{frames}f", *(
+                math.sin(2 * math.pi * 100 * n / 8000) + 0.1 * math.sin(2 * math.pi * 1234 * n / 8000)
+                for n in range(frames))))
+        app.cli("device", "unpair")
+        paired = app.cli("device", "pair", "--command", f"cat '{samples}'", "--rate", "8000", "--channels", "1",
+                         "--sample-type", "f32le")
+        check(paired.returncode == 0, f"pairing the command device: {paired.stderr.decode()}")
+        driver = browser.driver
+        check(register(driver, app, "kim@example.com"), "Kim's Register did not reach Main")
+        card = driver.find_element(By.ID, "device").text if driver.find_elements(By.ID, "device") else \
+            driver.find_element(By.TAG_NAME, "body").text
+        check("command `cat" in card and "1 channel at 8 kHz" in card, f"Main does not name the command device: {card!r}")
+        control(driver, "Start new measurement").click()
+        check(wait_for(lambda: path_of(driver) == "/measurements/new"), f"start ended on {driver.current_url}")
+        # The command writes 3 s and exits: the capture ends by itself and waits as a draft.
+        def draft_listed():
+            driver.get(app.url + "/")
+            return driver.find_elements(By.CSS_SELECTOR, "#drafts li a")
+        drafts = wait_for(draft_listed, timeout=20, interval=1)
+        check(bool(drafts), "the ended capture is not listed as an unsaved measurement")
+        if not drafts:
+            return
+        drafts[0].click()
+        wait_for(lambda: path_of(driver).startswith("/drafts/"))
+        fill(driver, Comment="the probe's 3 s")
+        control(driver, "Save measurement").click()
+        check(wait_for(lambda: path_of(driver) == "/"), f"saving ended on {driver.current_url}")
+        link = driver.find_element(By.CSS_SELECTOR, "#measurements li a").get_attribute("href")
+        status, _, body = app.request("GET", urllib.parse.urlparse(link).path + "/export.csv", driver.get_cookies())
+        check(status == 200, f"the export answered {status}")
+        exported = list(csv.DictReader(io.StringIO(body.decode())))
+        processed = app.cli("process", samples, "--rate", "8000", "--channels", "1", "--sample-type", "f32le",
+                            "--format", "csv")
+        expected = list(csv.DictReader(io.StringIO(processed.stdout.decode())))
+        check(len(exported) == len(expected) == 45, f"{len(exported)} windows saved, process gives {len(expected)}")
+        names = [name for name in (exported[0] if exported else {}) if expected and name in expected[0]
+                 and name not in ("time", "start", "file", "channel", "frame")]
+        check("rms" in names and "kurtosis" in names, f"compared columns {names}")
+        for name in names:
+            check([row[name] for row in exported] == [row[name] for row in expected],
+                  f"the saved {name} differs from process's")
+        check(browser.console_errors() == [], f"console errors (command device): {browser.console_errors()}")
+    finally:
+        browser.quit()
+        app.cli("device", "unpair")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def reset_flood(app, check):
     """Issue 44: a flood of reset requests writes 3 messages for an address (100 had been
     written in 0.17 s), then 429 with Retry-After."""
@@ -958,7 +1019,8 @@ def main():
                            # The issue's 60 s frozen tab and 30 s offline on SQLite; 12 s and 5 s
                            # (past the 10 s that used to discard a capture) on PostgreSQL.
                            ("never loses a measurement", lambda a, c: never_loses_a_measurement(
-                               a, c, 12 if database else 60, 5 if database else 30))):
+                               a, c, 12 if database else 60, 5 if database else 30)),
+                           ("command device", command_device)):
             started = time.monotonic()
             try:
                 step(app, check)
