@@ -120,22 +120,28 @@ import _SondeTestSupport
         let file = try Self.open()
         #expect(try file.sampleRate(attribute: "sample_rate", of: ["/vibration/float64"]) == 25600)
         #expect(try file.sampleRate(attribute: "sample_rate", of: ["/meta/empty"]) == 12000)
-        let missing = #expect(throws: HDF5Error.self) { try file.sampleRate(attribute: nil, of: ["/vibration/int8"]) }
+        let missing = #expect(throws: ContainerError.self) {
+            try file.sampleRate(attribute: nil, of: ["/vibration/int8"])
+        }
         #expect(
             missing?.message == "no sample rate: give one with --rate, or name the attribute that holds it with "
                 + "--rate-attribute; its numeric scalar attributes are: /@sample_rate = 12000.0, "
                 + "/nan_rate@sample_rate = nan, /vibration@sample_rate = 25600.0, /zero_rate@sample_rate = 0.0")
-        let zero = #expect(throws: HDF5Error.self) {
+        let zero = #expect(throws: ContainerError.self) {
             try file.sampleRate(attribute: "sample_rate", of: ["/zero_rate/x"])
         }
         #expect(
             zero?.message
                 == "attribute 'sample_rate' of '/zero_rate' is 0.0; expected a positive, finite sample rate in Hz")
-        let nan = #expect(throws: HDF5Error.self) { try file.sampleRate(attribute: "sample_rate", of: ["nan_rate/x"]) }
+        let nan = #expect(throws: ContainerError.self) {
+            try file.sampleRate(attribute: "sample_rate", of: ["nan_rate/x"])
+        }
         #expect(
             nan?.message
                 == "attribute 'sample_rate' of '/nan_rate' is nan; expected a positive, finite sample rate in Hz")
-        let absent = #expect(throws: HDF5Error.self) { try file.sampleRate(attribute: "fs", of: ["/vibration/int8"]) }
+        let absent = #expect(throws: ContainerError.self) {
+            try file.sampleRate(attribute: "fs", of: ["/vibration/int8"])
+        }
         #expect(absent?.message.hasPrefix("no attribute 'fs' on '/vibration/int8' or the groups above it;") == true)
     }
 
@@ -152,13 +158,13 @@ import _SondeTestSupport
     ])
     func refusesWhatItCannotRead(dataset: String, message: String) throws {
         let file = try Self.open()
-        let error = #expect(throws: HDF5Error.self) { try HDF5ChannelReader(file: file, datasets: [dataset]) }
+        let error = #expect(throws: ContainerError.self) { try HDF5ChannelReader(file: file, datasets: [dataset]) }
         #expect(error?.message.hasPrefix(message) == true, "\(error?.message ?? "")")
     }
 
     @Test func refusesChannelsOfDifferentLengths() throws {
         let file = try Self.open()
-        let error = #expect(throws: HDF5Error.self) {
+        let error = #expect(throws: ContainerError.self) {
             try HDF5ChannelReader(file: file, datasets: ["/vibration/float64", "/vibration/short"])
         }
         #expect(
@@ -175,7 +181,7 @@ import _SondeTestSupport
     ])
     func badFilesAreRefusedSayingWhy(name: String, message: String) throws {
         let path = Self.url(name).path
-        let error = #expect(throws: HDF5Error.self) { try HDF5File(path: path) }
+        let error = #expect(throws: ContainerError.self) { try HDF5File(path: path) }
         #expect(error?.description.hasPrefix(path + ": " + message) == true, "\(error?.description ?? "")")
     }
 }

@@ -179,7 +179,7 @@ import _SondeTestSupport
     func sampleRateFromAScalarVariable(name: String) throws {
         let file = try Self.open(name)
         #expect(try file.sampleRate(variable: "bearing.sr") == 48828)
-        let missing = #expect(throws: MATError.self) { try file.sampleRate(variable: nil) }
+        let missing = #expect(throws: ContainerError.self) { try file.sampleRate(variable: nil) }
         #expect(missing?.message.hasPrefix("no sample rate: give one with --rate, or name the scalar") == true)
         #expect(missing?.message.contains("bearing.sr = 48828.0") == true)
     }
@@ -187,11 +187,11 @@ import _SondeTestSupport
     @Test func refusesBadRates() throws {
         let file = try Self.open("types_v5")
         #expect(try file.sampleRate(variable: "fs") == 12000)
-        let zero = #expect(throws: MATError.self) { try file.sampleRate(variable: "zero_rate") }
+        let zero = #expect(throws: ContainerError.self) { try file.sampleRate(variable: "zero_rate") }
         #expect(zero?.message == "'zero_rate' is 0.0; expected a positive, finite sample rate in Hz")
-        let nan = #expect(throws: MATError.self) { try file.sampleRate(variable: "nan_rate") }
+        let nan = #expect(throws: ContainerError.self) { try file.sampleRate(variable: "nan_rate") }
         #expect(nan?.message == "'nan_rate' is nan; expected a positive, finite sample rate in Hz")
-        let vector = #expect(throws: MATError.self) { try file.sampleRate(variable: "x_double") }
+        let vector = #expect(throws: ContainerError.self) { try file.sampleRate(variable: "x_double") }
         #expect(vector?.message == "'x_double' is double 48x1; expected one real number (1x1)")
     }
 
@@ -206,26 +206,28 @@ import _SondeTestSupport
     func refusesWhatItListsButDoesNotRead(variable: String, message: String) throws {
         for name in ["types_v5", "types_v7"] {
             let file = try Self.open(name)
-            let error = #expect(throws: MATError.self) { try MATChannelReader(file: file, variables: [variable]) }
+            let error = #expect(throws: ContainerError.self) { try MATChannelReader(file: file, variables: [variable]) }
             #expect(error?.message == message)
         }
     }
 
     @Test func refusesMissingVariablesListingThoseThatExist() throws {
         let file = try Self.open("structs_v5")
-        let missing = #expect(throws: MATError.self) { try MATChannelReader(file: file, variables: ["X105_DE_time"]) }
+        let missing = #expect(throws: ContainerError.self) {
+            try MATChannelReader(file: file, variables: ["X105_DE_time"])
+        }
         #expect(
             missing?.message.hasPrefix(
                 "no variable 'X105_DE_time'; the file has: bearing (struct 1x1), "
                     + "bearing.gs (double 60x1), bearing.sr (double 1x1)") == true)
-        let field = #expect(throws: MATError.self) { try file.variable("bearing.gz") }
+        let field = #expect(throws: ContainerError.self) { try file.variable("bearing.gz") }
         #expect(field?.message == "struct 'bearing' has no field 'gz'; its fields are: gs, sr, load, rate")
-        let element = #expect(throws: MATError.self) { try file.variable("N15_M07.Y.Data") }
+        let element = #expect(throws: ContainerError.self) { try file.variable("N15_M07.Y.Data") }
         #expect(
             element?.message == "'N15_M07.Y' is a 1x7 struct array; name one element, e.g. N15_M07.Y(1).Data")
-        let beyond = #expect(throws: MATError.self) { try file.variable("N15_M07.Y(8).Data") }
+        let beyond = #expect(throws: ContainerError.self) { try file.variable("N15_M07.Y(8).Data") }
         #expect(beyond?.message == "'N15_M07.Y' has 7 elements; element 8 does not exist")
-        let lengths = #expect(throws: MATError.self) {
+        let lengths = #expect(throws: ContainerError.self) {
             try MATChannelReader(file: file, variables: ["N15_M07.Y(1).Data", "N15_M07.Y(2).Data"])
         }
         #expect(
@@ -255,9 +257,9 @@ import _SondeTestSupport
     ])
     func badFilesAreRefusedSayingWhy(name: String, message: String) throws {
         let path = Self.url(name + ".mat").path
-        let error = #expect(throws: MATError.self) { try MATFile(path: path) }
+        let error = #expect(throws: ContainerError.self) { try MATFile(path: path) }
         #expect(error?.description.hasPrefix(path + ": " + message) == true, "\(error?.description ?? "")")
-        let missing = #expect(throws: MATError.self) { try MATFile(path: path + ".absent") }
+        let missing = #expect(throws: ContainerError.self) { try MATFile(path: path + ".absent") }
         #expect(missing?.kind == .io)
     }
 }

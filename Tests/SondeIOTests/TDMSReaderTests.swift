@@ -170,7 +170,7 @@ import _SondeTestSupport
     ])
     func badFilesAreRefusedSayingWhere(name: String, message: String) throws {
         let path = Self.url(name + ".tdms").path
-        let error = #expect(throws: TDMSError.self) { try TDMSFile(path: path) }
+        let error = #expect(throws: ContainerError.self) { try TDMSFile(path: path) }
         #expect(error?.description.hasPrefix(path + ": " + message) == true, "\(error?.description ?? "")")
     }
 
@@ -178,11 +178,11 @@ import _SondeTestSupport
         let types = try Self.open("types")
         for name in ["other/labels", "other/flags", "other/stamps"] {
             let index = try types.channelIndex(named: name)
-            let error = #expect(throws: TDMSError.self) { try TDMSChannelReader(file: types, channels: [index]) }
+            let error = #expect(throws: ContainerError.self) { try TDMSChannelReader(file: types, channels: [index]) }
             #expect(error?.kind == .unsupported)
             #expect(error?.description.contains("channel '\(name)' holds") == true)
         }
-        let missing = #expect(throws: TDMSError.self) { try types.channelIndex(named: "types/int128") }
+        let missing = #expect(throws: ContainerError.self) { try types.channelIndex(named: "types/int128") }
         #expect(
             missing?.message == "no channel 'types/int128'; the file's channels are: types/int8, types/int16, "
                 + "types/int32, types/int64, types/uint8, types/uint16, types/uint32, types/uint64, types/float32, "
@@ -192,7 +192,7 @@ import _SondeTestSupport
     @Test func refusesScaledChannels() throws {
         let file = try Self.open("properties")
         let index = try file.channelIndex(named: "rates/scaled")
-        let error = #expect(throws: TDMSError.self) { try TDMSChannelReader(file: file, channels: [index]) }
+        let error = #expect(throws: ContainerError.self) { try TDMSChannelReader(file: file, channels: [index]) }
         #expect(
             error?.message == "channel 'rates/scaled' carries NI scaling (1 scale, the first Linear, on the channel) "
                 + "that sonde does not apply; npTDMS would return scaled values: store them scaled "
@@ -202,19 +202,19 @@ import _SondeTestSupport
     @Test func refusesBadRatesEmptyChannelsAndUnequalLengths() throws {
         let file = try Self.open("properties")
         func index(_ name: String) throws -> Int { try file.channelIndex(named: "rates/" + name) }
-        let zero = #expect(throws: TDMSError.self) { try file.sampleRate(ofChannels: [try index("zero")]) }
+        let zero = #expect(throws: ContainerError.self) { try file.sampleRate(ofChannels: [try index("zero")]) }
         #expect(zero?.message.hasPrefix("channel 'rates/zero' has wf_increment 0.0; expected a positive") == true)
-        let nan = #expect(throws: TDMSError.self) { try file.sampleRate(ofChannels: [try index("nan")]) }
+        let nan = #expect(throws: ContainerError.self) { try file.sampleRate(ofChannels: [try index("nan")]) }
         #expect(nan?.message.hasPrefix("channel 'rates/nan' has wf_increment nan; expected a positive") == true)
-        let differ = #expect(throws: TDMSError.self) {
+        let differ = #expect(throws: ContainerError.self) {
             try file.sampleRate(ofChannels: [try index("ok"), try index("slow")])
         }
         #expect(differ?.message.hasPrefix("channels 'rates/ok' (wf_increment 0.001 s) and 'rates/slow'") == true)
-        let empty = #expect(throws: TDMSError.self) {
+        let empty = #expect(throws: ContainerError.self) {
             try TDMSChannelReader(file: file, channels: [try index("empty")])
         }
         #expect(empty?.message == "channel 'rates/empty' has no values; expected at least one")
-        let lengths = #expect(throws: TDMSError.self) {
+        let lengths = #expect(throws: ContainerError.self) {
             try TDMSChannelReader(file: file, channels: [try index("ok"), try index("short")])
         }
         #expect(
@@ -222,7 +222,7 @@ import _SondeTestSupport
                 + "expected channels read together to have the same number of values")
         let reader = try TDMSChannelReader(file: file, channels: [try index("ok")])
         var buffer = [Double](repeating: 0, count: 4)
-        let outside = #expect(throws: TDMSError.self) {
+        let outside = #expect(throws: ContainerError.self) {
             try buffer.withUnsafeMutableBufferPointer { try reader.read(from: 6, into: $0) }
         }
         #expect(outside?.message == "frame 6 is outside the channels' 0...5; expected one inside")

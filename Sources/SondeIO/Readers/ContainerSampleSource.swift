@@ -91,7 +91,10 @@ final class ContainerSampleSource: SampleSource {
                 let file = try TDMSFile(path: path)
                 let (selection, notes) =
                     try container.variables.map { names in
-                        (try names.map { name throws(TDMSError) in try file.channelIndex(named: name) }, [String]())
+                        (
+                            try names.map { name throws(ContainerError) in try file.channelIndex(named: name) },
+                            [String]()
+                        )
                     } ?? defaultChannels(file)
                 let reader = try TDMSChannelReader(file: file, channels: selection)
                 guard let rate = try options.sampleRate ?? file.sampleRate(ofChannels: selection) else {
@@ -106,11 +109,7 @@ final class ContainerSampleSource: SampleSource {
             }
         } catch let error as SondeError {
             throw error
-        } catch let error as MATError {
-            throw SondeError(error.kind == .io ? .io : .invalidInput, error.description)
-        } catch let error as HDF5Error {
-            throw SondeError(error.kind == .io ? .io : .invalidInput, error.description)
-        } catch let error as TDMSError {
+        } catch let error as ContainerError {
             throw SondeError(error.kind == .io ? .io : .invalidInput, error.description)
         }
     }

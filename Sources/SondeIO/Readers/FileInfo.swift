@@ -52,11 +52,7 @@ public struct FileInfo: Sendable, Equatable {
                     },
                     notes: [])
             }
-        } catch let error as MATError {
-            throw SondeError(.invalidInput, error.description)
-        } catch let error as HDF5Error {
-            throw SondeError(.invalidInput, error.description)
-        } catch let error as TDMSError {
+        } catch let error as ContainerError {
             throw SondeError(.invalidInput, error.description)
         }
     }

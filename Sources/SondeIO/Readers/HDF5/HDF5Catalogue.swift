@@ -6,8 +6,8 @@ struct HDF5Catalogue: Sendable {
     let objects: [HDF5Object]
 
     /// Opens the file, lists it and closes it.
-    /// - Throws: `HDF5Error` when the file cannot be opened, is not HDF5, or is cut or damaged.
-    init(path: String) throws(HDF5Error) {
+    /// - Throws: `ContainerError` when the file cannot be opened, is not HDF5, or is cut or damaged.
+    init(path: String) throws(ContainerError) {
         self.init(file: try HDF5File(path: path))
     }
 

@@ -39,20 +39,20 @@ final class HDF5ChannelReader {
     /// - Parameters:
     ///   - datasets: paths ("/group/dataset"), each a numeric 1-D or 2-D dataset.
     ///   - slabBytes: scratch bytes for 64-bit integers; the tests make it small to cross slabs.
-    /// - Throws: `HDF5Error` when a dataset does not exist (the message lists those that do), is
+    /// - Throws: `ContainerError` when a dataset does not exist (the message lists those that do), is
     ///   not numeric, is empty, has other than 1 or 2 dimensions, or differs in length from another.
     init(
         file: HDF5File, datasets: [String], orientation: ArrayOrientation = .longerDimension,
         slabBytes: Int = defaultSlabBytes
-    ) throws(HDF5Error) {
+    ) throws(ContainerError) {
         guard !datasets.isEmpty else {
-            throw HDF5Error(.request, file.path, "no datasets chosen; expected at least one")
+            throw ContainerError(.request, file.path, "no datasets chosen; expected at least one")
         }
         var channels: [Channel] = []
         for path in datasets {
             let dataset = try file.dataset(path)
             if let refusal = dataset.refusal {
-                throw HDF5Error(
+                throw ContainerError(
                     dataset.sampleType != nil && dataset.count == 0 ? .invalidValue : .unsupported, file.path,
                     "'\(dataset.path)' \(refusal)")
             }
@@ -70,7 +70,7 @@ final class HDF5ChannelReader {
                     dataset: dataset.path, name: name, type: type, index: index, rank: dataset.shape.count,
                     samplesAlongRows: alongRows, count: count)
                 if let first = channels.first, first.count != count {
-                    throw HDF5Error(
+                    throw ContainerError(
                         .request, file.path,
                         "channels '\(first.name)' (\(first.count) samples) and '\(name)' (\(count) samples) differ in "
                             + "length; expected channels read together to have the same number of samples")
@@ -84,7 +84,7 @@ final class HDF5ChannelReader {
         }
         if let failed = ids.firstIndex(where: { $0 < 0 }) {
             HDF5Library.locked { for id in ids where id >= 0 { _ = H5Dclose(id) } }
-            throw HDF5Error(.corrupt, file.path, "libhdf5 cannot open dataset '\(channels[failed].dataset)'")
+            throw ContainerError(.corrupt, file.path, "libhdf5 cannot open dataset '\(channels[failed].dataset)'")
         }
         self.file = file
         self.channels = channels
@@ -102,9 +102,9 @@ final class HDF5ChannelReader {
 
     /// Reads frames from `frame` on, as many as fit in `buffer` (`buffer.count / channels.count`).
     /// - Returns: frames written; 0 when `frame == frameCount`.
-    func read(from frame: Int, into buffer: UnsafeMutableBufferPointer<Double>) throws(HDF5Error) -> Int {
+    func read(from frame: Int, into buffer: UnsafeMutableBufferPointer<Double>) throws(ContainerError) -> Int {
         guard frame >= 0, frame <= frameCount else {
-            throw HDF5Error(
+            throw ContainerError(
                 .request, file.path, "frame \(frame) is outside the channels' 0...\(frameCount); expected one inside")
         }
         let step = channels.count
@@ -140,7 +140,7 @@ final class HDF5ChannelReader {
     private func read(
         _ channel: Channel, _ dataset: hid_t, from first: Int, count: Int, type: hid_t,
         into destination: UnsafeMutableRawPointer, memoryLength: Int, memoryStart: Int, memoryStep: Int
-    ) throws(HDF5Error) {
+    ) throws(ContainerError) {
         let path = file.path
         let failure = HDF5Library.locked { () -> String? in
             guard let fileSpace = HDF5Handle(H5Dget_space(dataset)) else { return HDF5Library.failure() }
@@ -174,7 +174,7 @@ final class HDF5ChannelReader {
             return nil
         }
         if let failure {
-            throw HDF5Error(
+            throw ContainerError(
                 .corrupt, path,
                 "libhdf5 cannot read samples \(first)..<\(first + count) of '\(channel.name)': the file is cut or "
                     + "damaged\(failure)")

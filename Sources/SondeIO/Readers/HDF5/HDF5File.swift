@@ -23,8 +23,8 @@ final class HDF5File: @unchecked Sendable {
     let id: hid_t
 
     /// Opens the file and lists it; no values are read.
-    /// - Throws: `HDF5Error` when the file cannot be opened, is not HDF5, or is cut or damaged.
-    init(path: String) throws(HDF5Error) {
+    /// - Throws: `ContainerError` when the file cannot be opened, is not HDF5, or is cut or damaged.
+    init(path: String) throws(ContainerError) {
         let (id, objects, failure) = HDF5Library.locked { () -> (hid_t, [HDF5Object], String?) in
             let signature = H5Fis_hdf5(path)
             if signature == 0 {
@@ -46,8 +46,8 @@ final class HDF5File: @unchecked Sendable {
             return (file, objects, nil)
         }
         if let failure {
-            let kind: HDF5Error.Kind = failure.hasPrefix("cannot open") ? .io : .corrupt
-            throw HDF5Error(kind, path, failure)
+            let kind: ContainerError.Kind = failure.hasPrefix("cannot open") ? .io : .corrupt
+            throw ContainerError(kind, path, failure)
         }
         self.path = path
         self.id = id
@@ -60,17 +60,17 @@ final class HDF5File: @unchecked Sendable {
     }
 
     /// The dataset at `path` ("/group/dataset"; the leading slash may be left out).
-    /// - Throws: `HDF5Error` (`.request`) listing the file's datasets when there is none.
-    func dataset(_ path: String) throws(HDF5Error) -> HDF5Object {
+    /// - Throws: `ContainerError` (`.request`) listing the file's datasets when there is none.
+    func dataset(_ path: String) throws(ContainerError) -> HDF5Object {
         let absolute = path.hasPrefix("/") ? path : "/" + path
         if let object = objects.first(where: { $0.path == absolute }) {
             guard object.kind == .dataset else {
-                throw HDF5Error(
+                throw ContainerError(
                     .request, self.path, "'\(absolute)' is a \(object.kind.rawValue); expected a dataset: \(listing())")
             }
             return object
         }
-        throw HDF5Error(.request, self.path, "no dataset '\(absolute)'; \(listing())")
+        throw ContainerError(.request, self.path, "no dataset '\(absolute)'; \(listing())")
     }
 
     /// "the file's datasets are: /a (float64 100), ..." for messages.
@@ -91,10 +91,10 @@ final class HDF5File: @unchecked Sendable {
 
     /// The sample rate in Hz from the numeric scalar attribute `name` (`--rate-attribute`) of each
     /// dataset, or of its nearest group that has one.
-    /// - Throws: `HDF5Error` when `name` is nil or no dataset has it (the message lists the
+    /// - Throws: `ContainerError` when `name` is nil or no dataset has it (the message lists the
     ///   numeric scalar attributes found), when datasets disagree, or when the value is 0,
     ///   negative, NaN or infinite.
-    func sampleRate(attribute name: String?, of datasets: [String]) throws(HDF5Error) -> Double {
+    func sampleRate(attribute name: String?, of datasets: [String]) throws(ContainerError) -> Double {
         let found = scalarAttributes().map { "\($0.place) = \($0.value)" }
         let available =
             found.isEmpty
@@ -102,7 +102,7 @@ final class HDF5File: @unchecked Sendable {
             : "its numeric scalar attributes are: "
                 + found.joined(separator: ", ")
         guard let name else {
-            throw HDF5Error(
+            throw ContainerError(
                 .request, path,
                 "no sample rate: give one with --rate, or name the attribute that holds it with --rate-attribute; "
                     + available)
@@ -115,7 +115,7 @@ final class HDF5File: @unchecked Sendable {
                 let object = objects.first { $0.path == place }
                 if let attribute = object?.attributes.first(where: { $0.name == name }) {
                     guard let number = attribute.value else {
-                        throw HDF5Error(
+                        throw ContainerError(
                             .request, path,
                             "attribute '\(name)' of '\(place)' is \(attribute.type) \(attribute.shape); expected one "
                                 + "number")
@@ -128,24 +128,24 @@ final class HDF5File: @unchecked Sendable {
                 place = "/" + parent
             }
             guard let value else {
-                throw HDF5Error(
+                throw ContainerError(
                     .request, path,
                     "no attribute '\(name)' on '\(dataset)' or the groups above it; \(available)")
             }
             guard value.isFinite, value > 0 else {
-                throw HDF5Error(
+                throw ContainerError(
                     .invalidValue, path,
                     "attribute '\(name)' of '\(place)' is \(value); expected a positive, finite sample rate in Hz")
             }
             if let rate, rate.value != value {
-                throw HDF5Error(
+                throw ContainerError(
                     .request, path,
                     "'\(rate.place)' has \(name) = \(rate.value) and '\(place)' has \(value); expected one rate for "
                         + "datasets read together")
             }
             rate = (value, place)
         }
-        guard let rate else { throw HDF5Error(.request, path, "no datasets chosen; expected at least one") }
+        guard let rate else { throw ContainerError(.request, path, "no datasets chosen; expected at least one") }
         return rate.value
     }
 

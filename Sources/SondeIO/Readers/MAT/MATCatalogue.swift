@@ -16,8 +16,8 @@ struct MATCatalogue: Sendable {
     }
 
     /// Opens the file, lists it and closes it.
-    /// - Throws: `MATError` when the file cannot be opened, is not a MAT-file, or is cut or damaged.
-    init(path: String) throws(MATError) {
+    /// - Throws: `ContainerError` when the file cannot be opened, is not a MAT-file, or is cut or damaged.
+    init(path: String) throws(ContainerError) {
         try self.init(file: MATFile(path: path))
     }
 

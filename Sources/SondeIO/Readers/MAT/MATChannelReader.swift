@@ -26,19 +26,19 @@ final class MATChannelReader {
     ///     vector (one channel) or a matrix (a channel per column or row, as `orientation` says);
     ///     nil for the default: every readable array of the file's most common length.
     ///   - slabBytes: scratch bytes per library call; the tests make it small to cross slabs.
-    /// - Throws: `MATError` when a variable does not exist (the message lists those that do), is
+    /// - Throws: `ContainerError` when a variable does not exist (the message lists those that do), is
     ///   not a real numeric vector or matrix, is empty, or differs in length from another.
     init(
         file: MATFile, variables: [String]?, orientation: ArrayOrientation = .longerDimension,
         slabBytes: Int = defaultSlabBytes
-    ) throws(MATError) {
+    ) throws(ContainerError) {
         var notes: [String] = []
         let chosen: [MATVariable]
         if let variables {
             guard !variables.isEmpty else {
-                throw MATError(.request, file.path, "no variables chosen; expected at least one")
+                throw ContainerError(.request, file.path, "no variables chosen; expected at least one")
             }
-            chosen = try variables.map { name throws(MATError) in try file.variable(name) }
+            chosen = try variables.map { name throws(ContainerError) in try file.variable(name) }
         } else {
             (chosen, notes) = try Self.defaultChoice(file, orientation: orientation)
         }
@@ -46,13 +46,13 @@ final class MATChannelReader {
         var groups: [(variable: String, first: Int, channels: Range<Int>)] = []
         for variable in chosen {
             if let refusal = variable.refusal {
-                throw MATError(
+                throw ContainerError(
                     variable.count == 0 && variable.matClass.sampleType != nil ? .invalidValue : .unsupported,
                     file.path, "'\(variable.path)' \(refusal)")
             }
             let own = MATChannel.channels(of: variable, orientation: orientation)
             if let first = channels.first, let other = own.first, first.count != other.count {
-                throw MATError(
+                throw ContainerError(
                     .request, file.path,
                     "channels '\(first.name)' (\(first.count) samples) and '\(other.name)' (\(other.count) samples) "
                         + "differ in length; expected channels read together to have the same number of samples")
@@ -75,12 +75,12 @@ final class MATChannelReader {
     /// common among them (the longer on a tie), and a note of what was taken and what skipped.
     static func defaultChoice(
         _ file: MATFile, orientation: ArrayOrientation
-    ) throws(MATError) -> ([MATVariable], [String]) {
+    ) throws(ContainerError) -> ([MATVariable], [String]) {
         let arrays = file.variables.filter { $0.refusal == nil && $0.count > 1 }
         let length = { (variable: MATVariable) in MATChannel.channels(of: variable, orientation: orientation)[0].count }
         let counts = Dictionary(grouping: arrays, by: length).mapValues(\.count)
         guard let best = counts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key else {
-            throw MATError(
+            throw ContainerError(
                 .request, file.path, "no numeric vector or matrix to read; the file has: \(file.listing())")
         }
         let taken = arrays.filter { length($0) == best }
@@ -97,9 +97,9 @@ final class MATChannelReader {
 
     /// Reads frames from `frame` on, as many as fit in `buffer` (`buffer.count / channels.count`).
     /// - Returns: frames written; 0 when `frame == frameCount`.
-    func read(from frame: Int, into buffer: UnsafeMutableBufferPointer<Double>) throws(MATError) -> Int {
+    func read(from frame: Int, into buffer: UnsafeMutableBufferPointer<Double>) throws(ContainerError) -> Int {
         guard frame >= 0, frame <= frameCount else {
-            throw MATError(
+            throw ContainerError(
                 .request, file.path, "frame \(frame) is outside the channels' 0...\(frameCount); expected one inside")
         }
         let step = channels.count

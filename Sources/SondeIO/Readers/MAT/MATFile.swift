@@ -51,16 +51,16 @@ final class MATFile {
     private var wholeVariables: [String: UnsafeMutablePointer<matvar_t>] = [:]
 
     /// Opens the file and lists its variables; no values are read.
-    /// - Throws: `MATError` when the file cannot be opened, is not a MAT-file, or is cut or damaged.
-    init(path: String) throws(MATError) {
+    /// - Throws: `ContainerError` when the file cannot be opened, is not a MAT-file, or is cut or damaged.
+    init(path: String) throws(ContainerError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw MATError(.io, path, "cannot open the file: \(String(cString: strerror(errno)))")
+            throw ContainerError(.io, path, "cannot open the file: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw MATError(.io, path, "expected a regular file")
+            throw ContainerError(.io, path, "expected a regular file")
         }
         let layout = MATLayoutCheck(path: path, descriptor: descriptor, size: Int(status.st_size))
         var prefix = [UInt8](repeating: 0, count: 128)
@@ -71,7 +71,8 @@ final class MATFile {
             do {
                 _ = try HDF5File(path: path)
             } catch {
-                throw MATError(error.kind == .io ? .io : .corrupt, path, "a v7.3 MAT-file (HDF5): " + error.message)
+                throw ContainerError(
+                    error.kind == .io ? .io : .corrupt, path, "a v7.3 MAT-file (HDF5): " + error.message)
             }
         }
         let (opened, logged) = MATLibrary.locked { () -> (OpaquePointer?, String) in
@@ -80,7 +81,7 @@ final class MATFile {
         }
         guard let opened else {
             let head = prefixCount > 0 ? Self.describe(prefix.prefix(min(prefixCount, 20))) : "nothing"
-            throw MATError(
+            throw ContainerError(
                 .corrupt, path,
                 "not a MAT-file libmatio can read (v4, v5, v7 or v7.3): it starts with \(head)\(logged)")
         }
@@ -114,7 +115,7 @@ final class MATFile {
                 _ = Mat_Close(opened)
             }
             let after = infos.last.map { " after variable '\(Self.name(of: $0))'" } ?? ""
-            throw MATError(
+            throw ContainerError(
                 .corrupt, path, "libmatio cannot list the variables\(after): the file is damaged\(listed)")
         }
         self.path = path
@@ -143,8 +144,8 @@ final class MATFile {
     }
 
     /// The catalogue entry at `path` (`x`, `bearing.gs`, `Y(7).Data`).
-    /// - Throws: `MATError` (`.request`) listing what the file has when there is no such variable.
-    func variable(_ path: String) throws(MATError) -> MATVariable {
+    /// - Throws: `ContainerError` (`.request`) listing what the file has when there is no such variable.
+    func variable(_ path: String) throws(ContainerError) -> MATVariable {
         try resolve(path, in: infos).variable
     }
 
@@ -154,18 +155,18 @@ final class MATFile {
     }
 
     /// The value of a real numeric 1x1 array (converted as numpy's `astype(float64)`).
-    /// - Throws: `MATError` when there is no such variable, or it is not one real number.
-    func scalar(_ path: String) throws(MATError) -> Double {
+    /// - Throws: `ContainerError` when there is no such variable, or it is not one real number.
+    func scalar(_ path: String) throws(ContainerError) -> Double {
         let variable = try variable(path)
         guard variable.isScalar, let type = variable.matClass.sampleType else {
-            throw MATError(
+            throw ContainerError(
                 .request, self.path,
                 "'\(variable.path)' is \(variable.classDescription) \(variable.dimensionsDescription); expected one "
                     + "real number (1x1)")
         }
         var value = 0.0
         var raw: UInt64 = 0
-        try withUnsafeMutableBytes(of: &raw) { bytes throws(MATError) in
+        try withUnsafeMutableBytes(of: &raw) { bytes throws(ContainerError) in
             guard let base = bytes.baseAddress else { return }
             try readBlock(variable.path, rows: 0..<1, columns: 0..<1, into: base)
             type.convert(from: base, stride: type.width, count: 1, into: &value, step: 1)
@@ -174,12 +175,12 @@ final class MATFile {
     }
 
     /// The sample rate in Hz from the real numeric scalar at `path` (`--rate-variable`).
-    /// - Throws: `MATError` when `path` is nil (the message lists the file's scalars), names no
+    /// - Throws: `ContainerError` when `path` is nil (the message lists the file's scalars), names no
     ///   scalar, or its value is 0, negative, NaN or infinite.
-    func sampleRate(variable path: String?) throws(MATError) -> Double {
+    func sampleRate(variable path: String?) throws(ContainerError) -> Double {
         guard let path else {
             let found = scalars().map { "\($0.path) = \($0.value.map { "\($0)" } ?? "?")" }
-            throw MATError(
+            throw ContainerError(
                 .request, self.path,
                 "no sample rate: give one with --rate, or name the scalar that holds it with --rate-variable; "
                     + (found.isEmpty
@@ -188,7 +189,7 @@ final class MATFile {
         }
         let rate = try scalar(path)
         guard rate.isFinite, rate > 0 else {
-            throw MATError(
+            throw ContainerError(
                 .invalidValue, self.path, "'\(path)' is \(rate); expected a positive, finite sample rate in Hz")
         }
         return rate
@@ -198,7 +199,7 @@ final class MATFile {
     /// `scratch`, column by column (MATLAB's order), in the class's own type.
     func readBlock(
         _ path: String, rows: Range<Int>, columns: Range<Int>, into scratch: UnsafeMutableRawPointer
-    ) throws(MATError) {
+    ) throws(ContainerError) {
         guard !rows.isEmpty, !columns.isEmpty else { return }
         let (variable, info) = try resolve(path, in: infos)
         guard let type = variable.matClass.sampleType else { return }
@@ -206,7 +207,7 @@ final class MATFile {
             let whole = try wholeVariable(path)
             let height = variable.dimensions[0]
             guard let data = whole.pointee.data else {
-                throw MATError(.corrupt, self.path, "libmatio read no values for '\(variable.path)'")
+                throw ContainerError(.corrupt, self.path, "libmatio read no values for '\(variable.path)'")
             }
             for (index, column) in columns.enumerated() {
                 memcpy(
@@ -217,7 +218,7 @@ final class MATFile {
         }
         let height = variable.dimensions[0]
         guard variable.count <= Int32.max else {
-            throw MATError(
+            throw ContainerError(
                 .unsupported, self.path,
                 "'\(variable.path)' has \(variable.count) values; libmatio reads at most 2^31 - 1 values of a variable")
         }
@@ -238,7 +239,7 @@ final class MATFile {
                 )
             }
             guard status == 0 else {
-                throw MATError(
+                throw ContainerError(
                     .corrupt, self.path,
                     "libmatio cannot read values \(run.start + 1)...\(run.start + run.count) of '\(variable.path)': the "
                         + "file is cut or damaged\(logged)")
@@ -249,13 +250,13 @@ final class MATFile {
 
     /// The compressed top-level variable that holds `path`, read whole (once) with libmatio, and
     /// `path` inside it.
-    private func wholeVariable(_ path: String) throws(MATError) -> UnsafeMutablePointer<matvar_t> {
+    private func wholeVariable(_ path: String) throws(ContainerError) -> UnsafeMutablePointer<matvar_t> {
         let top = try MATPath(path, file: self.path).components[0].name
         if let whole = wholeVariables[top] { return try resolve(path, in: [whole]).matvar }
         let bytes = variables.filter { $0.path == top || $0.path.hasPrefix(top + ".") || $0.path.hasPrefix(top + "(") }
             .reduce(0) { $0 + Self.bytes(of: $1) }
         guard bytes <= Self.wholeVariableLimitBytes else {
-            throw MATError(
+            throw ContainerError(
                 .tooLarge, self.path,
                 "'\(top)' is compressed (MAT v7), and libmatio can only inflate a compressed variable whole: its "
                     + "\(bytes >> 20) MiB of values would be held in memory, more than sonde's "
@@ -268,7 +269,7 @@ final class MATFile {
         }
         guard let read, read.pointee.data != nil || read.pointee.class_type == MAT_C_STRUCT, logged.isEmpty else {
             if let read { MATLibrary.locked { Mat_VarFree(read) } }
-            throw MATError(
+            throw ContainerError(
                 .corrupt, self.path, "libmatio cannot inflate '\(top)': its compressed data is damaged\(logged)")
         }
         wholeVariables[top] = read
@@ -290,32 +291,32 @@ final class MATFile {
     /// Walks `path` from the top-level variables `roots` through struct fields and elements.
     private func resolve(
         _ text: String, in roots: [UnsafeMutablePointer<matvar_t>]
-    ) throws(MATError) -> (variable: MATVariable, matvar: UnsafeMutablePointer<matvar_t>) {
+    ) throws(ContainerError) -> (variable: MATVariable, matvar: UnsafeMutablePointer<matvar_t>) {
         let path = try MATPath(text, file: self.path)
         let first = path.components[0]
         guard var current = roots.first(where: { Self.name(of: $0) == first.name }) else {
-            throw MATError(.request, self.path, "no variable '\(text)'; the file has: \(listing())")
+            throw ContainerError(.request, self.path, "no variable '\(text)'; the file has: \(listing())")
         }
         var canonical = first.name
         var element = first.element
         for component in path.components.dropFirst() {
             let parent = MATVariable(current, path: canonical, compressed: false)
             guard parent.matClass == .struct else {
-                throw MATError(
+                throw ContainerError(
                     .request, self.path,
                     "'\(canonical)' is \(parent.classDescription) \(parent.dimensionsDescription), not a struct; it has "
                         + "no field '\(component.name)'")
             }
             let elements = parent.count
             if element == nil, elements != 1 {
-                throw MATError(
+                throw ContainerError(
                     .request, self.path,
                     "'\(canonical)' is a \(parent.dimensionsDescription) struct array; name one element, e.g. "
                         + "\(canonical)(1).\(component.name)")
             }
             let index = element ?? 0
             guard index < elements else {
-                throw MATError(
+                throw ContainerError(
                     .request, self.path,
                     "'\(canonical)' has \(elements) element\(elements == 1 ? "" : "s"); element \(index + 1) does not "
                         + "exist")
@@ -323,7 +324,7 @@ final class MATFile {
             if elements != 1 { canonical += "(\(index + 1))" }
             let fields = MATLibrary.locked { Self.fieldNames(of: current) }
             guard let fieldIndex = fields.firstIndex(of: component.name) else {
-                throw MATError(
+                throw ContainerError(
                     .request, self.path,
                     "struct '\(canonical)' has no field '\(component.name)'; its fields are: "
                         + fields.joined(separator: ", "))
@@ -332,7 +333,8 @@ final class MATFile {
             guard
                 let field = MATLibrary.locked({ Mat_VarGetStructFieldByIndex(parentPointer, fieldIndex, index) })
             else {
-                throw MATError(.corrupt, self.path, "libmatio lists no value for '\(canonical).\(component.name)'")
+                throw ContainerError(
+                    .corrupt, self.path, "libmatio lists no value for '\(canonical).\(component.name)'")
             }
             current = field
             canonical += "." + component.name
@@ -341,7 +343,7 @@ final class MATFile {
         if let element {
             let last = MATVariable(current, path: canonical, compressed: false)
             guard last.matClass == .struct else {
-                throw MATError(
+                throw ContainerError(
                     .request, self.path,
                     "'\(canonical)' is \(last.classDescription) \(last.dimensionsDescription); sonde reads whole "
                         + "arrays, not elements of them: drop (\(element + 1))")
@@ -349,7 +351,7 @@ final class MATFile {
             canonical += "(\(element + 1))"
         }
         guard let variable = variables.first(where: { $0.path == canonical }) else {
-            throw MATError(.request, self.path, "no variable '\(text)'; the file has: \(listing())")
+            throw ContainerError(.request, self.path, "no variable '\(text)'; the file has: \(listing())")
         }
         return (variable, current)
     }

@@ -18,13 +18,13 @@ struct MATLayoutCheck {
     let descriptor: Int32
     let size: Int
 
-    /// - Throws: `MATError` (`.corrupt`) naming the element that runs past the end.
-    func checkVersion5(bigEndian: Bool) throws(MATError) {
+    /// - Throws: `ContainerError` (`.corrupt`) naming the element that runs past the end.
+    func checkVersion5(bigEndian: Bool) throws(ContainerError) {
         var offset = 128
         var element = 0
         while offset < size {
             guard size - offset >= 8 else {
-                throw MATError(
+                throw ContainerError(
                     .corrupt, path,
                     "the file is cut short: element \(element) at byte \(offset) has \(size - offset) bytes of its "
                         + "8-byte tag")
@@ -33,7 +33,7 @@ struct MATLayoutCheck {
             let count = Int(try word(at: offset + 4, bigEndian: bigEndian))
             let end = offset + 8 + count
             guard end <= size else {
-                throw MATError(
+                throw ContainerError(
                     .corrupt, path,
                     "the file is cut short: element \(element) at byte \(offset) needs \(count) bytes after its "
                         + "tag, but only \(size - offset - 8) remain")
@@ -43,13 +43,13 @@ struct MATLayoutCheck {
         }
     }
 
-    /// - Throws: `MATError` (`.corrupt`) naming the matrix that runs past the end.
-    func checkVersion4() throws(MATError) {
+    /// - Throws: `ContainerError` (`.corrupt`) naming the matrix that runs past the end.
+    func checkVersion4() throws(ContainerError) {
         var offset = 0
         var matrix = 0
         while offset < size {
             guard size - offset >= 20 else {
-                throw MATError(
+                throw ContainerError(
                     .corrupt, path,
                     "the file is cut short: matrix \(matrix) at byte \(offset) has \(size - offset) bytes of its "
                         + "20-byte header")
@@ -65,7 +65,7 @@ struct MATLayoutCheck {
             let (values, overflow) = rows.multipliedReportingOverflow(by: columns * width * (imaginary ? 2 : 1))
             let end = offset + 20 + nameLength + values
             guard !overflow, end <= size else {
-                throw MATError(
+                throw ContainerError(
                     .corrupt, path,
                     "the file is cut short: matrix \(matrix) at byte \(offset) (\(rows)x\(columns)) needs "
                         + "\(20 + nameLength + values) bytes, but only \(size - offset) remain")
@@ -75,11 +75,11 @@ struct MATLayoutCheck {
         }
     }
 
-    private func word(at offset: Int, bigEndian: Bool) throws(MATError) -> UInt32 {
+    private func word(at offset: Int, bigEndian: Bool) throws(ContainerError) -> UInt32 {
         var value: UInt32 = 0
         let read = withUnsafeMutableBytes(of: &value) { pread(descriptor, $0.baseAddress, 4, off_t(offset)) }
         guard read == 4 else {
-            throw MATError(.io, path, "cannot read byte \(offset): \(String(cString: strerror(errno)))")
+            throw ContainerError(.io, path, "cannot read byte \(offset): \(String(cString: strerror(errno)))")
         }
         return bigEndian ? UInt32(bigEndian: value) : UInt32(littleEndian: value)
     }

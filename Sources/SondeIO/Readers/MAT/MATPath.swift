@@ -11,8 +11,8 @@ struct MATPath: Equatable, Sendable {
 
     let components: [Component]
 
-    /// - Throws: `MATError` (`.request`) when the text is not a path.
-    init(_ text: String, file: String) throws(MATError) {
+    /// - Throws: `ContainerError` (`.request`) when the text is not a path.
+    init(_ text: String, file: String) throws(ContainerError) {
         var components: [Component] = []
         for part in text.split(separator: ".", omittingEmptySubsequences: false) {
             var name = Substring(part)
@@ -20,7 +20,7 @@ struct MATPath: Equatable, Sendable {
             if let open = part.firstIndex(of: "(") {
                 let inside = part[part.index(after: open)...]
                 guard inside.hasSuffix(")"), let index = Int(inside.dropLast()), index >= 1 else {
-                    throw MATError(
+                    throw ContainerError(
                         .request, file,
                         "'\(text)' is not a variable path; expected names joined by dots, a struct array's "
                             + "element as name(k) with k from 1 (e.g. bearing.gs, Y(7).Data)")
@@ -29,7 +29,7 @@ struct MATPath: Equatable, Sendable {
                 element = index - 1
             }
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                throw MATError(
+                throw ContainerError(
                     .request, file,
                     "'\(text)' is not a variable path; expected names joined by dots, a struct array's "
                         + "element as name(k) with k from 1 (e.g. bearing.gs, Y(7).Data)")

@@ -16,40 +16,40 @@ final class TDMSChannelReader {
     let slabBytes: Int
     private let scratch: UnsafeMutableRawBufferPointer
 
-    /// - Throws: `TDMSError` when a channel does not exist, is not numeric, carries NI scaling,
+    /// - Throws: `ContainerError` when a channel does not exist, is not numeric, carries NI scaling,
     ///   has no values, or differs in length from another.
     /// - Parameter slabBytes: bytes per `pread`, >= 16; the tests make it small to cross slabs.
-    init(file: TDMSFile, channels selection: [Int], slabBytes: Int = defaultSlabBytes) throws(TDMSError) {
+    init(file: TDMSFile, channels selection: [Int], slabBytes: Int = defaultSlabBytes) throws(ContainerError) {
         guard !selection.isEmpty else {
-            throw TDMSError(.request, file.path, "no channels selected; expected at least one")
+            throw ContainerError(.request, file.path, "no channels selected; expected at least one")
         }
         var length: (count: Int, channel: TDMSChannel)?
         for index in selection {
             guard file.channels.indices.contains(index) else {
-                throw TDMSError(
+                throw ContainerError(
                     .request, file.path,
                     "no channel number \(index); the file has \(file.channels.count): "
                         + file.channels.map(\.path).joined(separator: ", "))
             }
             let channel = file.channels[index]
             guard channel.dataType.isNumeric || channel.dataType == .void else {
-                throw TDMSError(
+                throw ContainerError(
                     .unsupported, file.path,
                     "channel '\(channel.path)' holds \(channel.dataType.name) values; sonde reads numeric channels "
                         + "only (I8..I64, U8..U64, SGL, DBL)")
             }
             if let scaling = Self.scaling(of: channel, in: file) {
-                throw TDMSError(
+                throw ContainerError(
                     .unsupported, file.path,
                     "channel '\(channel.path)' carries NI scaling (\(scaling)) that sonde does not apply; npTDMS "
                         + "would return scaled values: store them scaled (NI_Scaling_Status \"scaled\") instead")
             }
             guard channel.count > 0 else {
-                throw TDMSError(
+                throw ContainerError(
                     .invalidValue, file.path, "channel '\(channel.path)' has no values; expected at least one")
             }
             if let length, length.count != channel.count {
-                throw TDMSError(
+                throw ContainerError(
                     .request, file.path,
                     "channels '\(length.channel.path)' (\(length.count) values) and '\(channel.path)' "
                         + "(\(channel.count) values) differ in length; expected channels read together to have "
@@ -68,9 +68,9 @@ final class TDMSChannelReader {
 
     /// Reads frames from `frame` on, as many as fit in `buffer` (`buffer.count / selection.count`).
     /// - Returns: frames written; 0 when `frame == frameCount`.
-    func read(from frame: Int, into buffer: UnsafeMutableBufferPointer<Double>) throws(TDMSError) -> Int {
+    func read(from frame: Int, into buffer: UnsafeMutableBufferPointer<Double>) throws(ContainerError) -> Int {
         guard frame >= 0, frame <= frameCount else {
-            throw TDMSError(
+            throw ContainerError(
                 .request, file.path, "frame \(frame) is outside the channels' 0...\(frameCount); expected one inside")
         }
         let step = selection.count
@@ -85,7 +85,7 @@ final class TDMSChannelReader {
     /// Reads `count` values of one channel from `first` on into `destination[0]`, `[step]`, ...
     private func read(
         _ channel: TDMSChannel, from first: Int, count: Int, into destination: UnsafeMutablePointer<Double>, step: Int
-    ) throws(TDMSError) {
+    ) throws(ContainerError) {
         guard let width = channel.dataType.width, width > 0 else { return }
         let runs = channel.runs
         // The last run starting at or before `first`.

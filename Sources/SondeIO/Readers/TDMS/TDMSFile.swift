@@ -61,16 +61,16 @@ final class TDMSFile: Sendable {
     let descriptor: Int32
 
     /// Opens the file and parses every segment's metadata; no samples are read.
-    /// - Throws: `TDMSError` naming the file, the segment and the byte where it is broken.
-    init(path: String) throws(TDMSError) {
+    /// - Throws: `ContainerError` naming the file, the segment and the byte where it is broken.
+    init(path: String) throws(ContainerError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw TDMSError(.io, path, "cannot open the file: \(String(cString: strerror(errno)))")
+            throw ContainerError(.io, path, "cannot open the file: \(String(cString: strerror(errno)))")
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             close(descriptor)
-            throw TDMSError(.io, path, "expected a regular file (TDMS is read by offset)")
+            throw ContainerError(.io, path, "expected a regular file (TDMS is read by offset)")
         }
         var parser = TDMSIndexParser(path: path, descriptor: descriptor, size: Int(status.st_size))
         do {
@@ -94,29 +94,29 @@ final class TDMSFile: Sendable {
     deinit { close(descriptor) }
 
     /// The index in `channels` of the channel named "group/channel".
-    /// - Throws: `TDMSError` listing the channels the file has.
-    func channelIndex(named name: String) throws(TDMSError) -> Int {
+    /// - Throws: `ContainerError` listing the channels the file has.
+    func channelIndex(named name: String) throws(ContainerError) -> Int {
         if let index = channels.firstIndex(where: { $0.path == name }) { return index }
         let names = channels.isEmpty ? "none" : channels.map(\.path).joined(separator: ", ")
-        throw TDMSError(.request, path, "no channel '\(name)'; the file's channels are: \(names)")
+        throw ContainerError(.request, path, "no channel '\(name)'; the file's channels are: \(names)")
     }
 
     /// The sample rate in Hz, 1 / `wf_increment`, of channels read together; nil when none has
     /// the property.
-    /// - Throws: `TDMSError` when an increment is 0, negative, NaN or infinite, or two differ.
-    func sampleRate(ofChannels selection: [Int]) throws(TDMSError) -> Double? {
+    /// - Throws: `ContainerError` when an increment is 0, negative, NaN or infinite, or two differ.
+    func sampleRate(ofChannels selection: [Int]) throws(ContainerError) -> Double? {
         var found: (increment: Double, channel: TDMSChannel)?
         for index in selection where channels.indices.contains(index) {
             let channel = channels[index]
             guard let increment = channel.waveformIncrement else { continue }
             guard increment.isFinite, increment > 0 else {
-                throw TDMSError(
+                throw ContainerError(
                     .invalidValue, path,
                     "channel '\(channel.path)' has wf_increment \(increment); expected a positive, finite "
                         + "interval in seconds (the sample rate is its inverse)")
             }
             if let found, found.increment != increment {
-                throw TDMSError(
+                throw ContainerError(
                     .request, path,
                     "channels '\(found.channel.path)' (wf_increment \(found.increment) s) and '\(channel.path)' "
                         + "(\(increment) s) have different sample rates; expected one rate for channels read together")
@@ -134,14 +134,14 @@ final class TDMSFile: Sendable {
     /// - Returns: frames written, 0 at the end.
     func read(
         channels selection: [Int], from frame: Int, into buffer: UnsafeMutableBufferPointer<Double>
-    ) throws(TDMSError) -> Int {
+    ) throws(ContainerError) -> Int {
         try TDMSChannelReader(file: self, channels: selection).read(from: frame, into: buffer)
     }
 
     /// `pread`s exactly `buffer.count` bytes at `offset`, retrying interrupted and short reads.
     static func readFully(
         _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String, segment: Int
-    ) throws(TDMSError) {
+    ) throws(ContainerError) {
         var done = 0
         while done < buffer.count {
             let result = pread(
@@ -149,11 +149,11 @@ final class TDMSFile: Sendable {
             if result > 0 {
                 done += result
             } else if result == 0 {
-                throw TDMSError(
+                throw ContainerError(
                     .io, path, segment: segment, offset: offset + done,
                     "the file ends here; expected \(buffer.count - done) more bytes (was it cut while sonde read it?)")
             } else if errno != EINTR {
-                throw TDMSError(
+                throw ContainerError(
                     .io, path, segment: segment, offset: offset + done,
                     "cannot read: \(String(cString: strerror(errno)))")
             }

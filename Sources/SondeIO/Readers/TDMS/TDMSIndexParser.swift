@@ -47,9 +47,9 @@ struct TDMSIndexParser {
     }
 
     /// Parses every segment; afterwards `channels` lists them group by group in npTDMS's order.
-    mutating func parse() throws(TDMSError) {
+    mutating func parse() throws(ContainerError) {
         guard size > 0 else {
-            throw TDMSError(.corrupt, path, "the file is empty; expected a TDMS segment starting with \"TDSm\"")
+            throw ContainerError(.corrupt, path, "the file is empty; expected a TDMS segment starting with \"TDSm\"")
         }
         var position = 0
         while position < size {
@@ -65,10 +65,10 @@ struct TDMSIndexParser {
     }
 
     /// Parses the segment at `position`; returns the next one's position, nil to stop.
-    private mutating func parseSegment(at position: Int) throws(TDMSError) -> Int? {
+    private mutating func parseSegment(at position: Int) throws(ContainerError) -> Int? {
         let segment = segmentCount
-        func corrupt(_ message: String, at offset: Int = position) -> TDMSError {
-            TDMSError(.corrupt, path, segment: segment, offset: offset, message)
+        func corrupt(_ message: String, at offset: Int = position) -> ContainerError {
+            ContainerError(.corrupt, path, segment: segment, offset: offset, message)
         }
         let remaining = size - position
         guard remaining >= TDMSLeadIn.size else {
@@ -86,7 +86,7 @@ struct TDMSIndexParser {
         version = version ?? leadIn.version
         let contents = leadIn.tableOfContents
         guard !contents.contains(.daqmxRawData) else {
-            throw TDMSError(
+            throw ContainerError(
                 .unsupported, path, segment: segment, offset: position,
                 "the segment holds DAQmx raw data (kTocDAQmxRawData), which sonde does not read; "
                     + "expected plain numeric channels (I8..I64, U8..U64, SGL, DBL): export scaled values first")
@@ -132,7 +132,7 @@ struct TDMSIndexParser {
                         + "\(block.count - overrun.position) bytes later (at the raw data offset); "
                         + "expected the metadata to fit before the raw data",
                     at: leadEnd + overrun.position)
-            } catch let error as TDMSError {
+            } catch let error as ContainerError {
                 throw error
             } catch {
                 throw corrupt("\(error)")
@@ -183,7 +183,7 @@ struct TDMSIndexParser {
                 object.hasData = false
             case 0:
                 guard let existing else {
-                    throw TDMSError(
+                    throw ContainerError(
                         .corrupt, path, segment: segment, offset: objectStart,
                         "the raw data index of '\(objectPath)' is 0 (as in the previous segment), but no earlier "
                             + "segment has '\(objectPath)'; expected a full index")
@@ -191,7 +191,7 @@ struct TDMSIndexParser {
                 object = existing
                 object.hasData = true
             case 0x1269, 0x126A:
-                throw TDMSError(
+                throw ContainerError(
                     .unsupported, path, segment: segment, offset: objectStart,
                     "'\(objectPath)' holds DAQmx raw data (raw data index 0x\(String(header, radix: 16))), which sonde "
                         + "does not read; expected plain numeric channels (I8..I64, U8..U64, SGL, DBL): "
@@ -214,8 +214,8 @@ struct TDMSIndexParser {
     private func parseIndex(
         _ cursor: inout TDMSMetadataCursor, objectPath: String, segment: Int, offset: Int
     ) throws -> ObjectIndex {
-        func refuse(_ kind: TDMSError.Kind, _ message: String) -> TDMSError {
-            TDMSError(kind, path, segment: segment, offset: offset, message)
+        func refuse(_ kind: ContainerError.Kind, _ message: String) -> ContainerError {
+            ContainerError(kind, path, segment: segment, offset: offset, message)
         }
         let type = TDMSDataType(code: try cursor.uint32("data type of '\(objectPath)'"))
         let dimension = try cursor.uint32("array dimension of '\(objectPath)'")
@@ -287,7 +287,7 @@ struct TDMSIndexParser {
                     value = .timestamp(TDMSTimestamp(seconds: try cursor.load(Int64.self, what), fractions: fractions))
                 }
             default:
-                throw TDMSError(
+                throw ContainerError(
                     .unsupported, path, segment: segment, offset: offset,
                     "\(what) has type \(type.name), which sonde does not read (nor does npTDMS)")
             }
@@ -298,18 +298,18 @@ struct TDMSIndexParser {
 
     /// The group and channel names of an object's path: "/", "/'group'", "/'group'/'channel'",
     /// a quote inside a name doubled.
-    private func pathComponents(_ objectPath: String, segment: Int, offset: Int) throws(TDMSError) -> [String] {
+    private func pathComponents(_ objectPath: String, segment: Int, offset: Int) throws(ContainerError) -> [String] {
         var components: [String] = []
         var characters = objectPath.makeIterator()
         while let character = characters.next() {
             guard character == "/" else {
-                throw TDMSError(
+                throw ContainerError(
                     .corrupt, path, segment: segment, offset: offset,
                     "the object path \"\(objectPath)\" is not of the form /'group'/'channel'")
             }
             guard let quote = characters.next() else { break }
             guard quote == "'" else {
-                throw TDMSError(
+                throw ContainerError(
                     .corrupt, path, segment: segment, offset: offset,
                     "the object path \"\(objectPath)\" is not of the form /'group'/'channel'")
             }
@@ -329,7 +329,7 @@ struct TDMSIndexParser {
                 name.append(next)
             }
             guard closed, components.count < 2 else {
-                throw TDMSError(
+                throw ContainerError(
                     .corrupt, path, segment: segment, offset: offset,
                     "the object path \"\(objectPath)\" is not of the form /'group'/'channel'")
             }
@@ -368,9 +368,9 @@ struct TDMSIndexParser {
     private mutating func addRuns(
         list: [ObjectIndex], dataStart: Int, segmentEnd: Int, interleavedFlag: Bool, bigEndian: Bool,
         unterminated: Bool, segment: Int, position: Int
-    ) throws(TDMSError) {
-        func corrupt(_ message: String, kind: TDMSError.Kind = .corrupt) -> TDMSError {
-            TDMSError(kind, path, segment: segment, offset: position, message)
+    ) throws(ContainerError) {
+        func corrupt(_ message: String, kind: ContainerError.Kind = .corrupt) -> ContainerError {
+            ContainerError(kind, path, segment: segment, offset: position, message)
         }
         let data = list.filter(\.hasData)
         let total = segmentEnd - dataStart
@@ -457,10 +457,10 @@ struct TDMSIndexParser {
         }
     }
 
-    private func readBytes(at offset: Int, count: Int, segment: Int) throws(TDMSError) -> [UInt8] {
+    private func readBytes(at offset: Int, count: Int, segment: Int) throws(ContainerError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        let failure = bytes.withUnsafeMutableBytes { buffer -> TDMSError? in
-            do throws(TDMSError) {
+        let failure = bytes.withUnsafeMutableBytes { buffer -> ContainerError? in
+            do throws(ContainerError) {
                 try TDMSFile.readFully(descriptor, into: buffer, at: offset, path: path, segment: segment)
                 return nil
             } catch {
