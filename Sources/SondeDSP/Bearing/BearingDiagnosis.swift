@@ -10,7 +10,7 @@ public struct BearingDiagnosis: Sendable, Equatable {
     }
 
     /// dB over the background a defect line must reach to be named: on the healthy test
-    /// signals no fundamental comes within 2 dB of it (docs/features.md section 9).
+    /// signals no fundamental reached 6.0 dB (docs/features.md section 9).
     public static let defaultThreshold = 10.0
 
     /// The band demodulated: the best kurtogram cell wide enough for every fundamental.
