@@ -183,6 +183,20 @@ struct BearingDiagnosisTests {
         #expect(silent.harmonicLevel(order: 1, frequency: 100, rule: rule).notMeasurable == .silent)
     }
 
+    /// Defect frequencies above what any band's envelope shows: every level is nil and the
+    /// verdict says so, never "no defect".
+    @Test func defectsAboveNyquistAreNotMeasurable() throws {
+        let samples = (0..<16384).map { sin(Double($0) * 0.3) + 0.01 * sin(Double($0) * 1.7) }
+        let diagnosis = try BearingDiagnosis.diagnose(
+            samples, sampleRate: 1000, shaft: ShaftSpeed(hertz: 1300), bearing: try DefectMultiples(parsing: "6205"))
+        #expect(diagnosis.verdict == .notMeasurable)
+        #expect(diagnosis.verdictText.hasPrefix("not measurable"))
+        // Even the cage line, 0.398 × 1300 = 518 Hz, is past 500 Hz.
+        for finding in diagnosis.findings {
+            #expect(finding.harmonics.allSatisfy { $0.level == nil && $0.notMeasurable == .aboveNyquist(500) })
+        }
+    }
+
     @Test func aRecordingShorterThanTheDeepestLevelIsAClearError() throws {
         let bearing = try DefectMultiples(parsing: "6205")
         #expect(throws: KurtogramError.tooShort(count: 8000, levels: 6, minimum: 8192)) {
@@ -190,6 +204,20 @@ struct BearingDiagnosisTests {
                 [Double](repeating: 0.1, count: 8000), sampleRate: 25600, shaft: ShaftSpeed(hertz: 30),
                 bearing: bearing)
         }
+    }
+
+    /// A 1 m/s² sine at 100 Hz is a velocity of 1/(2π·100)/√2 m/s r.m.s.; out of the 10-1000 Hz
+    /// band it counts for nothing.
+    @Test func recordingVelocityOfASine() throws {
+        let fs = 25_600.0
+        for (frequency, expected) in [(100.0, 1 / (2 * Double.pi * 100) / 2.0.squareRoot()), (3000.0, 0.0)] {
+            let samples = (0..<102_400).map { sin(2 * Double.pi * frequency * Double($0) / fs) }
+            let velocity = try #require(samples.withUnsafeBufferPointer { RecordingVelocity.rms($0, sampleRate: fs) })
+            #expect(abs(velocity - expected) <= 0.01 * 1.1e-3, "\(frequency) Hz: \(velocity) m/s")
+        }
+        #expect(
+            [Double](repeating: 0, count: 4).withUnsafeBufferPointer { RecordingVelocity.rms($0, sampleRate: fs) }
+                == nil)
     }
 
     /// ISO 20816-3 Annex A, Tables A.1 and A.2: a boundary value belongs to the zone above.

@@ -7,6 +7,9 @@ public struct BearingDiagnosis: Sendable, Equatable {
         case fault(BearingDefect)
         /// No defect's level reaches the threshold.
         case none
+        /// No defect's fundamental could be read (above the envelope's Nyquist frequency, or
+        /// too short a recording for its resolution): no answer rather than a made-up "none".
+        case notMeasurable
     }
 
     /// dB over the background a defect line must reach to be named: on the healthy test
@@ -37,11 +40,14 @@ public struct BearingDiagnosis: Sendable, Equatable {
             return "\(defect.verdict) (\(defect.abbreviation) \(level.significantDigits(3)) dB ≥ \(limit) dB)"
         case .none:
             return "no bearing defect above \(limit) dB"
+        case .notMeasurable:
+            return "not measurable: no defect frequency can be read in this band's envelope spectrum"
         }
     }
 
     /// Reads the defect levels off an envelope spectrum and gives the verdict: the defect with
-    /// the highest fundamental level at or above `threshold`, if any.
+    /// the highest fundamental level at or above `threshold`, if any; `.notMeasurable` when no
+    /// fundamental has a level.
     public init(
         spectrum: SquaredEnvelopeSpectrum, band: Kurtogram.Cell, shaft: ShaftSpeed, bearing: DefectMultiples,
         rule: DefectLevelRule = DefectLevelRule(), threshold: Double = defaultThreshold
@@ -62,7 +68,7 @@ public struct BearingDiagnosis: Sendable, Equatable {
                 highest = level
             }
         }
-        self.verdict = verdict
+        self.verdict = findings.allSatisfy { $0.level == nil } ? .notMeasurable : verdict
         self.band = band
         self.envelopeSampleRate = spectrum.sampleRate
         self.envelopeResolution = spectrum.resolution
@@ -84,7 +90,10 @@ public struct BearingDiagnosis: Sendable, Equatable {
     ) throws -> BearingDiagnosis {
         let kurtogram = try FastKurtogram.compute(samples, sampleRate: sampleRate, levels: levels)
         let highest = BearingDefect.allCases.map { bearing.frequency(of: $0, at: shaft) }.max() ?? 0
-        let cell = kurtogram.best(envelopeNyquistAtLeast: highest * (1 + rule.window)) ?? kurtogram.best
+        // No band reaches them all: the whole band, whose envelope goes furthest, so that "not
+        // measurable" names the recording's own Nyquist frequency.
+        let cell =
+            kurtogram.best(envelopeNyquistAtLeast: highest * (1 + rule.window)) ?? kurtogram.cell(row: 0, band: 0)
         let signal = try FastKurtogram.bandSignal(samples, sampleRate: sampleRate, row: cell.row, band: cell.band)
         let length = DefectLevelRule.segmentLength(count: signal.samples.count, rate: signal.sampleRate, shaft: shaft)
         let spectrum = try SquaredEnvelopeSpectrum(signal, segmentLength: length)

@@ -14,12 +14,17 @@ public struct DefectLevelRule: Sendable, Equatable {
     /// The defaults above.
     public init() {}
 
+    /// 2^17: a whole-band envelope of a minute at 48 kHz would otherwise take 2^19-point
+    /// transforms (0.30 s of a 0.8 s diagnosis); 2^17 still resolves 0.37 Hz at 48 kHz.
+    public static let longestSegment = 1 << 17
+
     /// The envelope spectrum's segment length for a band signal of `count` samples at `rate`
     /// Hz: the smallest power of two whose resolution is at most shaft speed / 250 (a cage line
     /// at 0.4 × shaft speed then has 10 bins each side in its window), but no longer than
-    /// `SquaredEnvelopeSpectrum.defaultSegmentLength(count:)` (three half-overlapping segments).
+    /// `SquaredEnvelopeSpectrum.defaultSegmentLength(count:)` (three half-overlapping segments)
+    /// nor than `longestSegment`.
     public static func segmentLength(count: Int, rate: Double, shaft: ShaftSpeed) -> Int {
-        let longest = SquaredEnvelopeSpectrum.defaultSegmentLength(count: count)
+        let longest = min(longestSegment, SquaredEnvelopeSpectrum.defaultSegmentLength(count: count))
         var length = 8
         while length < longest, rate / Double(length) > shaft.hertz / 250 {
             length *= 2

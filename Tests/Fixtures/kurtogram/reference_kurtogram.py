@@ -142,7 +142,7 @@ def band_rate(fs, row):
 
 
 def diagnosis_cell(rows, fs, nyquist):
-    """The first largest cell (coarsest row first, lowest band first) whose band rate / 2 >= nyquist."""
+    """The first largest cell (coarsest row first, lowest band first) whose band rate / 2 >= nyquist; row 0 if none."""
     best = None
     for r, (level, bw, values) in enumerate(rows):
         if band_rate(fs, r) / 2 < nyquist:
@@ -150,12 +150,12 @@ def diagnosis_cell(rows, fs, nyquist):
         j = int(np.argmax(values))
         if best is None or values[j] > best[2]:
             best = (r, j, values[j])
-    return best[0], best[1]
+    return (0, 0) if best is None else (best[0], best[1])
 
 
 def diagnosis_segment_length(n, rate, shaft_hz):
-    """Smallest power of two >= 8 with rate/P <= shaft/250, but at most default_segment_length(n)."""
-    longest = max(8, default_segment_length(n))
+    """Smallest power of two >= 8 with rate/P <= shaft/250, but at most default_segment_length(n) and 2^17."""
+    longest = min(2**17, max(8, default_segment_length(n)))
     p = 8
     while p < longest and rate / p > shaft_hz / 250:
         p *= 2
