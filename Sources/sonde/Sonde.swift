@@ -32,7 +32,7 @@ struct Sonde: AsyncParsableCommand {
         version: SondeVersion.named,
         subcommands: [
             InfoCommand.self, ProcessCommand.self, SpectrumCommand.self, ReportCommand.self, MergeCommand.self,
-            StreamCommand.self, KurtogramCommand.self,
+            StreamCommand.self, KurtogramCommand.self, DiagnoseCommand.self,
             DeviceCommand.self, BenchCommand.self,
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
             ForgotPasswordCommand.self, ResetPasswordCommand.self,

@@ -54,21 +54,36 @@ public struct SquaredEnvelopeSpectrum: Sendable, Equatable {
         let fft = RadixTwoFFT(length: length)
         var buffer = [SIMD2<Double>](repeating: .zero, count: length)
         var density = [Double](repeating: 0, count: length / 2 + 1)
-        for segment in 0..<segments {
-            let start = segment * step
-            var sum = 0.0
+        // Two segments per transform (the envelope is real): one as the real part, one as the
+        // imaginary; their powers add up to (|Z[k]|² + |Z[P-k]|²)/2 bin by bin, so half the
+        // transforms. An odd last segment goes alone.
+        for pair in stride(from: 0, to: segments, by: 2) {
+            let a = pair * step
+            let b = pair + 1 < segments ? a + step : -1
+            var sumA = 0.0
+            var sumB = 0.0
             for i in 0..<length {
-                sum += envelope[start + i]
+                sumA += envelope[a + i]
             }
-            let segmentMean = sum / Double(length)
+            if b >= 0 {
+                for i in 0..<length {
+                    sumB += envelope[b + i]
+                }
+            }
+            let meanA = sumA / Double(length)
+            let meanB = sumB / Double(length)
             for i in 0..<length {
-                buffer[i] = SIMD2((envelope[start + i] - segmentMean) * window[i], 0)
+                let imaginary = b >= 0 ? (envelope[b + i] - meanB) * window[i] : 0
+                buffer[i] = SIMD2((envelope[a + i] - meanA) * window[i], imaginary)
             }
             fft.transform(&buffer)
             for bin in density.indices {
                 let x = buffer[bin]
+                let y = buffer[(length - bin) % length]
+                let power =
+                    b >= 0 ? (x.x * x.x + x.y * x.y + y.x * y.x + y.y * y.y) / 2 : x.x * x.x + x.y * x.y
                 let onesided = bin == 0 || bin == length / 2 ? 1.0 : 2.0
-                density[bin] += onesided * (x.x * x.x + x.y * x.y) * scale
+                density[bin] += onesided * power * scale
             }
         }
         for bin in density.indices {

@@ -24,6 +24,8 @@ DAMPING = 0.05  # damping ratio of the resonance: about 300 Hz wide
 BPFO_HZ = 3.58 * SHAFT_HZ  # 89.5 Hz
 BPFI_HZ = 5.42 * SHAFT_HZ  # 135.5 Hz
 SLIP = 0.015  # impulse intervals vary uniformly within +-1.5%
+# The bearing the defect levels are read for: the signals' BPFO and BPFI, a 6205's BSF and FTF.
+MULTIPLES = {"bpfo": 3.58, "bpfi": 5.42, "bsf": 2.357, "ftf": 0.3983}
 
 SIGNALS = [
     # name, kind, snr_db, seed
@@ -84,6 +86,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = {
         "sample_rate": FS, "nlevel": NLEVEL, "shaft_hz": SHAFT_HZ, "resonance_hz": RESONANCE_HZ,
+        "multiples": MULTIPLES,
         "minimum_length": R.minimum_length(NLEVEL),
         "taps": {name: {"re": [float(v) for v in f.real], "im": [float(v) for v in f.imag]}
                  for name, f in zip(("h", "g", "h1", "h2", "h3"), (R.H, R.G, R.H1, R.H2, R.H3))},
@@ -95,6 +98,12 @@ def main():
         rows, best = R.kurtogram(x, FS, NLEVEL)
         c, rate = R.band_signal(x, FS, best["row"], best["band"])
         f, p, nperseg = R.squared_envelope_spectrum(c, rate)
+        highest = max(m * SHAFT_HZ for m in MULTIPLES.values())
+        drow, dband = R.diagnosis_cell(rows, FS, highest * (1 + R.WINDOW))
+        dc, drate = R.band_signal(x, FS, drow, dband)
+        dn = R.diagnosis_segment_length(len(dc), drate, SHAFT_HZ)
+        _, dp, _ = R.squared_envelope_spectrum(dc, drate, dn)
+        levels = R.defect_levels(dp, drate, dn, SHAFT_HZ, MULTIPLES)
         out["signals"].append({
             "name": name, "file": name + ".f64", "kind": kind, "snr_db": snr, "seed": seed, "count": len(x),
             "defect_hz": {"outer": BPFO_HZ, "inner": BPFI_HZ}.get(kind),
@@ -104,6 +113,9 @@ def main():
             "band_signal": {"sample_rate": float(rate), "count": len(c)},
             "envelope": {"segment_length": nperseg, "resolution_hz": float(f[1]),
                          "psd": [float(v) for v in p]},
+            "diagnosis": {"row": drow, "band": dband, "sample_rate": float(drate), "segment_length": dn,
+                          "levels": {name: [{"peak_hz": hz, "db": db} for hz, db in harmonics]
+                                     for name, harmonics in levels.items()}},
         })
     with open(os.path.join(here, "reference.json"), "w") as file:
         json.dump(out, file, indent=1)

@@ -117,3 +117,76 @@ def squared_envelope_spectrum(c, rate, nperseg=None):
     f, p = welch(env, fs=rate, window="hann", nperseg=nperseg, noverlap=nperseg // 2, nfft=nperseg,
                  detrend="constant", return_onesided=True, scaling="density", average="mean")
     return f, p, nperseg
+
+
+# --- Bearing defect levels (docs/features.md section 9) ---------------------------------
+
+#: Relative half-width of the search band around each harmonic (rolling-element slip).
+SLIP = 0.02
+#: Relative half-width of the background window (the search band left out of it).
+WINDOW = 0.10
+#: Harmonics read per defect.
+HARMONICS = 3
+#: Fewest background bins for a level.
+MINIMUM_BACKGROUND = 8
+DEFECTS = ("bpfo", "bpfi", "bsf", "ftf")
+
+
+def band_rate(fs, row):
+    """Sample rate of a row's band signals: fs/2^k (level k), fs/(3*2^(k-1)) (level k-1+log2 3)."""
+    if row == 0:
+        return fs
+    if row % 2 == 0:
+        return fs / (3 * 2 ** (row // 2 - 1))
+    return fs / 2 ** ((row + 1) // 2)
+
+
+def diagnosis_cell(rows, fs, nyquist):
+    """The first largest cell (coarsest row first, lowest band first) whose band rate / 2 >= nyquist; row 0 if none."""
+    best = None
+    for r, (level, bw, values) in enumerate(rows):
+        if band_rate(fs, r) / 2 < nyquist:
+            continue
+        j = int(np.argmax(values))
+        if best is None or values[j] > best[2]:
+            best = (r, j, values[j])
+    return (0, 0) if best is None else (best[0], best[1])
+
+
+def diagnosis_segment_length(n, rate, shaft_hz):
+    """Smallest power of two >= 8 with rate/P <= shaft/250, but at most default_segment_length(n) and 2^17."""
+    longest = min(2**17, max(8, default_segment_length(n)))
+    p = 8
+    while p < longest and rate / p > shaft_hz / 250:
+        p *= 2
+    return p
+
+
+def harmonic_level(p, rate, nperseg, frequency):
+    """(peak frequency, level dB) of the line near `frequency`, or (None, None) when not measurable."""
+    if frequency * (1 + WINDOW) > rate / 2:
+        return None, None
+    resolution = rate / nperseg
+    f = np.arange(len(p)) * resolution  # the same products as the Swift side, not rfftfreq's quotients
+    edges = np.array([frequency * (1 - WINDOW), frequency * (1 - SLIP), frequency * (1 + SLIP), frequency * (1 + WINDOW)])
+    if np.min(np.abs(f[:, None] - edges[None, :])) <= 1e-9 * frequency:
+        raise ValueError(f"a bin sits on an edge of the windows around {frequency} Hz: a knife-edge case")
+    window = (f >= frequency * (1 - WINDOW)) & (f <= frequency * (1 + WINDOW))
+    search = (f >= frequency * (1 - SLIP)) & (f <= frequency * (1 + SLIP))
+    background = p[window & ~search]
+    if len(background) < MINIMUM_BACKGROUND or not np.any(search):
+        return None, None
+    median = float(np.median(background))
+    peak_bin = int(np.flatnonzero(search)[np.argmax(p[search])])
+    if median <= 0 or p[peak_bin] <= 0:
+        return None, None
+    return float(f[peak_bin]), float(10 * np.log10(p[peak_bin] / median))
+
+
+def defect_levels(p, rate, nperseg, shaft_hz, multiples):
+    """{defect: [(peak Hz, dB) per harmonic]} for multiples {bpfo: .., bpfi: .., bsf: .., ftf: ..}."""
+    out = {}
+    for name in DEFECTS:
+        fd = multiples[name] * shaft_hz
+        out[name] = [harmonic_level(p, rate, nperseg, h * fd) for h in range(1, HARMONICS + 1)]
+    return out
