@@ -220,7 +220,14 @@ let package = Package(
             dependencies: ["SondeCore", "SondeDSP"],
             path: "Tests/_SondeTestSupport"
         ),
-        .testTarget(name: "SondeAppTests", dependencies: ["SondeApp", "_SondeTestSupport"]),
+        .testTarget(
+            name: "SondeAppTests",
+            dependencies: [
+                "SondeApp", "_SondeTestSupport",
+                // ZipStreamTests reads the streamed export archive back.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
         .testTarget(
             name: "SondeLiveTests",
             dependencies: [

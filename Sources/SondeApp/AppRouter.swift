@@ -72,14 +72,14 @@ struct AppRouter: Sendable {
                 var response = Self.navigate(to: route, notice: notice, json: wantsJSON)
                 response.setCookie(sessions.cookie(SessionMiddleware.sessionCookie, "", maxAge: 0))
                 return response
-            case .download(let bytes, let fileName, let contentType):
+            case .download(let body, let fileName, let contentType):
                 return Response(
                     status: .ok,
                     headers: [
                         .contentType: contentType, .contentDisposition: "attachment; filename=\"\(fileName)\"",
                         .cacheControl: "no-store",
                     ],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+                    body: body)
             case .json(let text, let status):
                 return Self.json(text, status: status)
             case .stream(let body, let contentType):

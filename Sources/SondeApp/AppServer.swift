@@ -143,7 +143,10 @@ public final class AppServer: Sendable {
         let measurements = WebMeasurements(
             service: LocalMeasurementService(store: stores.measurements),
             parquet: configuration.parquet, reportTrends: configuration.reportTrends,
-            madeBy: "sonde \(configuration.version)")
+            madeBy: "sonde \(configuration.version)",
+            // One export per core at once, 2 at least: each holds a measurement's records
+            // (9 MB for 10 minutes at 25.6 kHz); the rest wait their turn.
+            slots: ExportSlots(limit: max(2, configuration.concurrentLogins)))
         // Pairing belongs to the machine: the pairing file `sonde device pair` writes.
         let instrument = Instrument(
             connection: FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory)))

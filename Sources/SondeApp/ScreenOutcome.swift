@@ -14,7 +14,8 @@ enum ScreenOutcome: Sendable {
     case signIn(WebSession, to: AppRoute)
     /// Signed out: the session cookie is cleared, then on to `route`.
     case signOut(to: AppRoute, notice: Notice?)
-    case download(bytes: [UInt8], fileName: String, contentType: String)
+    /// A file to save, sent as it is read (`ExportDownload`).
+    case download(ResponseBody, fileName: String, contentType: String)
     /// A whole document of its own (the report page) under its own Content-Security-Policy.
     case document(String, contentSecurityPolicy: String)
     /// JSON for the page's script (live values).

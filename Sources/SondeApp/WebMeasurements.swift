@@ -1,10 +1,11 @@
 import Foundation
+import Hummingbird
+import NIOCore
 import SondeAccounts
 import SondeCore
 import SondeIO
 import SondeMeasurements
 import SondeReport
-import ZIPFoundation
 
 /// The measurement operations the screens need, over the `MeasurementService` the
 /// commands use, for the account of the session passed in.
@@ -15,6 +16,8 @@ struct WebMeasurements: Sendable {
     /// The report page's trended columns and the program it names.
     let reportTrends: [String]
     let madeBy: String
+    /// Exports being written at once (each holds one measurement's records).
+    let slots: ExportSlots
 
     func listings(for session: WebSession, offset: Int, limit: Int) async throws -> [MeasurementListing] {
         try await service.listings(for: session.account, offset: offset, limit: limit)
@@ -39,51 +42,74 @@ struct WebMeasurements: Sendable {
             measurement: measurement, batches: batches, trends: reportTrends, madeBy: madeBy)
     }
 
-    /// Exactly the bytes `sonde measurements export ID -o x.FORMAT` writes.
-    func export(_ id: MeasurementID, format: OutputFormat, for session: WebSession) async throws -> [UInt8] {
-        let sink = CollectedBytes()
-        try await service.export(
-            id: id, format: format, parquet: parquet, for: session.account,
-            to: OutputFile(sink: sink, name: "the download of measurement \(id)"))
-        return sink.bytes
-    }
-
-    /// Every measurement of the account as CSV plus the index `measurements.json`, in one zip.
-    func exportAll(for session: WebSession) async throws -> [UInt8] {
-        let directory = try ScratchDirectory()
-        defer { directory.remove() }
-        let files = try await service.exportAll(
-            format: .csv, parquet: parquet, for: session.account, directory: directory.path + "/measurements")
-        let archive = try Archive(accessMode: .create)
-        for file in files {
-            try archive.addEntry(
-                with: "measurements/" + URL(fileURLWithPath: file).lastPathComponent,
-                fileURL: URL(fileURLWithPath: file), compressionMethod: .deflate)
+    /// Exactly the bytes `sonde measurements export ID -o x.FORMAT` writes, written to a
+    /// private temporary file (in an export slot), then sent from it.
+    func export(_ id: MeasurementID, format: OutputFormat, for session: WebSession) async throws -> ResponseBody {
+        let folder = try ScratchDirectory()
+        let path = folder.path + "/export." + format.rawValue
+        do {
+            try await slots.run {
+                try await service.export(
+                    id: id, format: format, parquet: parquet, for: session.account,
+                    to: OutputFile(atomicallyReplacing: path))
+            }
+            return try ExportDownload.body(file: path, folder: folder)
+        } catch {
+            folder.remove()
+            throw error
         }
-        guard let data = archive.data else {
-            throw SondeError(.io, "cannot build the export archive in memory")
+    }
+
+    /// The index `measurements.json` and every measurement of the account as CSV, in one
+    /// zip written as it goes: the index first, so the first bytes leave at once; then each
+    /// measurement exported (in an export slot) and deflated on disk, then sent. A measurement deleted meanwhile is left
+    /// out, as if listed a moment later.
+    func exportAll(for session: WebSession) async throws -> ResponseBody {
+        let measurements = try await service.list(for: session.account)
+        let service = service
+        let parquet = parquet
+        let slots = slots
+        let account = session.account
+        return ResponseBody { writer in
+            let folder = try ScratchDirectory()
+            defer { folder.remove() }
+            var zip = ZipStream()
+            func add(_ name: String, from path: String, to writer: inout any ResponseBodyWriter) async throws {
+                try await writer.write(ByteBuffer(bytes: try zip.begin("measurements/" + name)))
+                let deflated = folder.path + "/entry.deflate"
+                let (crc, compressedSize, size) = try await ExportDownload.deflate(path, into: deflated)
+                try await ExportDownload.send(file: deflated, to: &writer)
+                try await writer.write(
+                    ByteBuffer(bytes: try zip.end(crc: crc, compressedSize: compressedSize, size: size)))
+            }
+            // The index first: it is known at once, so the download's first bytes leave
+            // before any measurement is exported.
+            let index = folder.path + "/measurements.json"
+            let file = try OutputFile(atomicallyReplacing: index)
+            try file.write(MeasurementIndex.json(measurements).utf8)
+            try file.commit()
+            try await add("measurements.json", from: index, to: &writer)
+            for measurement in measurements {
+                let path = folder.path + "/entry.csv"
+                do {
+                    try await slots.run {
+                        try await service.export(
+                            id: measurement.id, format: .csv, parquet: parquet, for: account,
+                            to: OutputFile(atomicallyReplacing: path))
+                    }
+                } catch let error as SondeError where error.code == .notFound {
+                    continue
+                }
+                try await add("measurement-\(measurement.id).csv", from: path, to: &writer)
+            }
+            try await writer.write(ByteBuffer(bytes: try zip.finish()))
+            try await writer.finish(nil)
         }
-        return Array(data)
-    }
-}
-
-/// A download's bytes, as the writers flush them; a failed export leaves nothing behind.
-final class CollectedBytes: ByteSink {
-    private(set) var bytes: [UInt8] = []
-
-    func write(_ chunk: UnsafeRawBufferPointer) throws {
-        bytes.append(contentsOf: chunk)
-    }
-
-    func finish() throws {}
-
-    func abandon() {
-        bytes = []
     }
 }
 
 /// A private temporary folder, removed with everything in it.
-struct ScratchDirectory {
+struct ScratchDirectory: Sendable {
     let path: String
 
     init() throws {

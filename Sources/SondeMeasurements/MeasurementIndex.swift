@@ -3,8 +3,8 @@ import SondeCore
 
 /// `measurements.json` of `export --all`: each measurement's metadata and summary, in the
 /// order of the listing, keys in a fixed order so that the file diffs cleanly.
-enum MeasurementIndex {
-    static func json(_ measurements: [SavedMeasurement]) -> String {
+public enum MeasurementIndex {
+    public static func json(_ measurements: [SavedMeasurement]) -> String {
         JSONValue.linesText(
             measurements.map { measurement in
                 .object([

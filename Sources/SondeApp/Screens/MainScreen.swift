@@ -31,7 +31,7 @@ struct MainScreen: Sendable {
         }
         screens.get(signedIn: "/measurements/export.zip") { _, _, session in
             .download(
-                bytes: try await environment.measurements.exportAll(for: session),
+                try await environment.measurements.exportAll(for: session),
                 fileName: "sonde-measurements.zip", contentType: "application/zip")
         }
     }

@@ -18,9 +18,9 @@ struct MeasurementScreen: Sendable {
         for format in [OutputFormat.csv, .parquet] {
             screens.get(signedIn: "/measurements/:id/export." + format.rawValue) { _, context, session in
                 let id = try Self.id(context)
-                let bytes = try await measurements.export(id, format: format, for: session)
+                let body = try await measurements.export(id, format: format, for: session)
                 return .download(
-                    bytes: bytes, fileName: "measurement-\(id).\(format.rawValue)",
+                    body, fileName: "measurement-\(id).\(format.rawValue)",
                     contentType: format == .csv ? "text/csv; charset=utf-8" : "application/vnd.apache.parquet")
             }
         }

@@ -44,7 +44,8 @@ struct NewMeasurementScreen: Sendable {
                 let channel = context.parameters.get("channel", as: Int.self),
                 let svg = captures.trendSVG(of: capture, slot: slot, channel: channel)
             else { throw WebError.notFound }
-            return .download(bytes: Array(svg.utf8), fileName: "trend.svg", contentType: "image/svg+xml")
+            return .download(
+                ResponseBody(byteBuffer: ByteBuffer(string: svg)), fileName: "trend.svg", contentType: "image/svg+xml")
         }
         screens.post(signedIn: AppRoute.stopMeasurement.path) { _, _, session in
             guard let capture = captures.capture(for: session.account) else { return .navigate(.main) }
