@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SondeAccounts", targets: ["SondeAccounts"]),
         .library(name: "SondeMeasurements", targets: ["SondeMeasurements"]),
         .library(name: "SondeStore", targets: ["SondeStore"]),
+        .library(name: "SondeSQLite", targets: ["SondeSQLite"]),
         .library(name: "SondePostgres", targets: ["SondePostgres"]),
         .library(name: "SondeBatch", targets: ["SondeBatch"]),
         .library(name: "SondePlots", targets: ["SondePlots"]),
@@ -126,7 +127,7 @@ let package = Package(
         // Saved measurements: summaries, ownership, export through SondeIO's writers.
         .target(name: "SondeMeasurements", dependencies: ["SondeCore", "SondeIO", "SondeAccounts"]),
         // What both database engines share: the stored values' encoding (float64 series as
-        // bytes, the JSON columns), the migrations' numbers, and the `--database` URL.
+        // bytes, the JSON columns), the migrations' numbers, and the `--database` URL's syntax.
         .target(
             name: "SondeStoreFormat", dependencies: ["SondeCore", "SondeIO", "SondeAccounts", "SondeMeasurements"]),
         // The one PostgresNIO importer: PostgreSQL implementations of the same store protocols.
@@ -138,15 +139,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The one GRDB importer: SQLite implementations of the account and measurement stores,
-        // and the wiring that opens either engine from a `--database` URL.
+        // The one GRDB importer: SQLite implementations of the same store protocols.
         .target(
-            name: "SondeStore",
+            name: "SondeSQLite",
             dependencies: [
-                "SondeCore", "SondeAccounts", "SondeMeasurements", "SondeStoreFormat", "SondePostgres",
+                "SondeCore", "SondeAccounts", "SondeMeasurements", "SondeStoreFormat",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // sqlite3_file_control, for the persistent WAL.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // The store facade: the `--database` URL, and the wiring that opens either engine from
+        // it (the services, `store copy`); nothing above it names an engine.
+        .target(
+            name: "SondeStore",
+            dependencies: [
+                "SondeCore", "SondeAccounts", "SondeMeasurements", "SondeStoreFormat", "SondePostgres", "SondeSQLite",
             ]
         ),
         // The lab's one instrument and the capture `sonde measure` and the web app run on it.
@@ -187,7 +195,7 @@ let package = Package(
             name: "SondeApp",
             dependencies: [
                 "SondeCore", "SondeIO", "SondePipeline", "SondePlots", "SondeReport",
-                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeStoreFormat", "SondeCapture",
+                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture",
                 // ConnectionLimit: the one connection cap of both servers.
                 "SondeLive",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -201,7 +209,7 @@ let package = Package(
             name: "sonde",
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport", "SondeLive",
-                "SondeApp", "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeStoreFormat", "SondeCapture",
+                "SondeApp", "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture",
                 "SondeBench", "SondeInstruments", "CSystemCalls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -250,14 +258,14 @@ let package = Package(
         .testTarget(
             name: "SondeStoreTests",
             dependencies: [
-                "SondeStore", "SondePostgres", "SondeStoreFormat", "SondeMeasurements", "SondeAccounts", "SondeIO",
-                "_SondeTestSupport",
+                "SondeStore", "SondeSQLite", "SondePostgres", "SondeStoreFormat", "SondeMeasurements", "SondeAccounts",
+                "SondeIO", "_SondeTestSupport",
             ]
         ),
         .testTarget(
             name: "SondeCaptureTests",
             dependencies: [
-                "SondeCapture", "SondeStore", "SondeMeasurements", "SondeAccounts", "SondePipeline", "SondeCore",
+                "SondeCapture", "SondeSQLite", "SondeMeasurements", "SondeAccounts", "SondePipeline", "SondeCore",
                 "_SondeTestSupport",
             ]
         ),
@@ -270,8 +278,8 @@ let package = Package(
         .testTarget(
             name: "SondeCLITests",
             dependencies: [
-                "sonde", "sonde-save-loop", "SondeStore", "SondePostgres", "SondeStoreFormat", "SondeMeasurements",
-                "SondeAccounts", "_SondeTestSupport",
+                "sonde", "sonde-save-loop", "SondeStore", "SondeSQLite", "SondePostgres", "SondeStoreFormat",
+                "SondeMeasurements", "SondeAccounts", "_SondeTestSupport",
                 // LossyInputTests writes MP3, Opus and Vorbis files to measure.
                 "CSndfile",
                 // FourDigitFormatTests holds the fast %.4g to printf's.

@@ -8,7 +8,6 @@ import SondeLive
 import SondeMeasurements
 import SondePipeline
 import SondeStore
-import SondeStoreFormat
 
 /// `sonde serve`: the app's screens over the same account, measurement and device services
 /// the commands use, for any number of users at once.

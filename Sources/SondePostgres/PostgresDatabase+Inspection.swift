@@ -1,6 +1,6 @@
 import PostgresNIO
 import SondeCore
-package import SondeStoreFormat
+import SondeStoreFormat
 
 extension PostgresDatabase {
     /// Makes an empty database on the server `admin` names (its own database is only where

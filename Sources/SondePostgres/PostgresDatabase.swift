@@ -1,7 +1,7 @@
 import Logging
 import PostgresNIO
 import SondeCore
-public import SondeStoreFormat
+import SondeStoreFormat
 
 /// A lab's shared database: a PostgreSQL server, reached through postgres-nio's pooled
 /// `PostgresClient` (a server) or one `PostgresConnection` (a command), migrated to the

@@ -2,7 +2,6 @@ public import Foundation
 public import SondeAccounts
 public import SondeCore
 public import SondeMeasurements
-import SondeStoreFormat
 
 /// The account and measurement services on this machine's files: SQLite under
 /// `SondeHome`, the session file, the outbox. One wiring for the CLI, its test tools and

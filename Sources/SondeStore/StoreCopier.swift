@@ -2,8 +2,7 @@ import Foundation
 public import SondeAccounts
 import SondeCore
 import SondeMeasurements
-import SondePostgres
-public import SondeStoreFormat
+import SondeStoreFormat
 
 /// `sonde store copy`: a lab's data from one database to another (SQLite to PostgreSQL when
 /// a lab outgrows the file, and back): users with their password hashes, sessions still

@@ -1,7 +1,8 @@
 public import SondeAccounts
 public import SondeMeasurements
 import SondePostgres
-public import SondeStoreFormat
+import SondeSQLite
+package import SondeStoreFormat
 
 /// Opens the account and measurement stores a `StoreURL` names: SQLite (GRDB) or
 /// PostgreSQL (postgres-nio), behind the same protocols, so nothing above them knows which.

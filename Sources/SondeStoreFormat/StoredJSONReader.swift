@@ -7,7 +7,8 @@ package import SondeMeasurements
 #endif
 
 /// Reads the JSON columns of `measurements` (`StoredJSON`'s shapes) straight from their
-/// bytes, numbers through the CSV reader's `DecimalScanner` (strtod's exact results).
+/// bytes with SondeCore's `JSONReader`, numbers through the CSV reader's `DecimalScanner`
+/// (strtod's exact results).
 ///
 /// Why by hand: `JSONDecoder` took about 40 µs a row, most of `sonde measurements list`'s
 /// 0.8 s over 10,000 measurements; this takes about 1 µs. It accepts any JSON of these
@@ -15,6 +16,9 @@ package import SondeMeasurements
 /// rows written by any version read alike. One reader serves a whole listing; it is not
 /// shared between threads.
 package final class StoredJSONReader {
+    /// SondeCore's reader, on the CSV reader's numbers.
+    typealias Cursor = JSONReader<DecimalScanner>
+
     private let scanner = DecimalScanner()
 
     package init() {}
@@ -89,8 +93,7 @@ package final class StoredJSONReader {
     /// The bytes `mainValues(utf8:)` reads from.
     private var zeroTerminated: [UInt8] = []
 
-    private func mainValues(_ cursor: inout JSONCursor) throws -> (frames: Int, channels: [MeasurementListing.Channel])
-    {
+    private func mainValues(_ cursor: inout Cursor) throws -> (frames: Int, channels: [MeasurementListing.Channel]) {
         var frames: Int?
         var shown: (columns: [String], indices: [Int])?
         var channels: [MeasurementListing.Channel]?
@@ -125,7 +128,7 @@ package final class StoredJSONReader {
     /// A summary's `channels` array at the cursor, with the shown means converted and the
     /// others skipped.
     private func channels(
-        _ cursor: inout JSONCursor, shown: (columns: [String], indices: [Int])
+        _ cursor: inout Cursor, shown: (columns: [String], indices: [Int])
     ) throws -> [MeasurementListing.Channel] {
         // Arrays of the sizes they end with, and the slots on the stack: a 10,000-line list
         // spent a tenth of its time growing and freeing small arrays (perf).
@@ -172,7 +175,7 @@ package final class StoredJSONReader {
     private var lastColumns: (bytes: [UInt8], shown: (columns: [String], indices: [Int]))?
 
     /// The shown columns' names and indices, from a `columns` array at the cursor.
-    private func shownColumns(_ cursor: inout JSONCursor) throws -> (columns: [String], indices: [Int]) {
+    private func shownColumns(_ cursor: inout Cursor) throws -> (columns: [String], indices: [Int]) {
         let first = cursor.position
         try cursor.skipValue()
         let bytes = cursor.bytes(from: first)
@@ -225,7 +228,7 @@ package final class StoredJSONReader {
         try read(text, what: "list of names") { try $0.strings() }
     }
 
-    private func read<T>(_ text: String, what: String, _ body: (inout JSONCursor) throws -> T) throws -> T {
+    private func read<T>(_ text: String, what: String, _ body: (inout Cursor) throws -> T) throws -> T {
         let count = text.utf8.count
         // A native string's bytes end in a zero byte, which stops every scan (no copy).
         return try text.withCString { characters in
@@ -237,291 +240,12 @@ package final class StoredJSONReader {
 
     /// Reads `count` bytes from `start`, which a zero byte follows.
     private func read<T>(
-        start: UnsafePointer<UInt8>, count: Int, what: String, _ body: (inout JSONCursor) throws -> T
+        start: UnsafePointer<UInt8>, count: Int, what: String, _ body: (inout Cursor) throws -> T
     ) throws -> T {
-        var cursor = JSONCursor(start: start, end: start + count, scanner: scanner, what: what)
+        var cursor = Cursor(start: start, end: start + count, numbers: scanner, what: "stored \(what)")
         let value = try body(&cursor)
         cursor.skipSpace()
         guard cursor.position == cursor.end else { throw cursor.failure("text after the value") }
         return value
-    }
-}
-
-/// A position in zero-terminated JSON bytes, and the few readers `StoredJSONReader` needs.
-struct JSONCursor {
-    private let start: UnsafePointer<UInt8>
-    let end: UnsafePointer<UInt8>
-    private(set) var position: UnsafePointer<UInt8>
-    private let scanner: DecimalScanner
-    private let what: String
-
-    init(start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, scanner: DecimalScanner, what: String) {
-        self.start = start
-        self.end = end
-        position = start
-        self.scanner = scanner
-        self.what = what
-    }
-
-    func failure(_ problem: String) -> SondeError {
-        SondeError(.invalidInput, "stored \(what), byte \(position - start): \(problem)")
-    }
-
-    mutating func skipSpace() {
-        while position < end {
-            let byte = position.pointee
-            guard byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D else { return }
-            position += 1
-        }
-    }
-
-    private mutating func take(_ byte: UInt8) -> Bool {
-        skipSpace()
-        guard position < end, position.pointee == byte else { return false }
-        position += 1
-        return true
-    }
-
-    private mutating func expect(_ byte: UInt8) throws {
-        guard take(byte) else { throw failure("expected '\(Character(Unicode.Scalar(byte)))'") }
-    }
-
-    /// `[ value, ... ]`, `body` reading each value.
-    mutating func array(_ body: (inout JSONCursor) throws -> Void) throws {
-        try expect(UInt8(ascii: "["))
-        if take(UInt8(ascii: "]")) { return }
-        repeat { try body(&self) } while take(UInt8(ascii: ","))
-        try expect(UInt8(ascii: "]"))
-    }
-
-    /// `{ "key": value, ... }`, `body` reading each value after its key.
-    mutating func object(_ body: (JSONKey, inout JSONCursor) throws -> Void) throws {
-        try expect(UInt8(ascii: "{"))
-        if take(UInt8(ascii: "}")) { return }
-        repeat {
-            skipSpace()
-            let first = position + 1
-            var next = first
-            while next < end, next.pointee != UInt8(ascii: "\""), next.pointee >= 0x20,
-                next.pointee != UInt8(ascii: "\\")
-            {
-                next += 1
-            }
-            if position < end, position.pointee == UInt8(ascii: "\""), next < end, next.pointee == UInt8(ascii: "\"") {
-                // The common key, without escapes: compared where it lies.
-                position = next + 1
-                try expect(UInt8(ascii: ":"))
-                try body(JSONKey(bytes: UnsafeBufferPointer(start: first, count: next - first)), &self)
-            } else {
-                var key = try string()
-                try expect(UInt8(ascii: ":"))
-                try key.withUTF8 { try body(JSONKey(bytes: $0), &self) }
-            }
-        } while take(UInt8(ascii: ","))
-        try expect(UInt8(ascii: "}"))
-    }
-
-    mutating func strings() throws -> [String] {
-        var strings: [String] = []
-        try array { strings.append(try $0.string()) }
-        return strings
-    }
-
-    mutating func numbers() throws -> [Double] {
-        var numbers: [Double] = []
-        try array { numbers.append(try $0.number()) }
-        return numbers
-    }
-
-    mutating func number() throws -> Double {
-        skipSpace()
-        // JSON's grammar inside DecimalScanner's (which also takes "+1", ".5", "5."): what
-        // JSON forbids is never written by StoredJSON, and reads as the number it spells.
-        guard position < end, position.pointee == UInt8(ascii: "-") || (position.pointee &- 0x30) <= 9 else {
-            throw failure("expected a number")
-        }
-        switch scanner.scan(position) {
-        case .number(let value, let next) where next <= end:
-            position = next
-            return value
-        default:
-            throw failure("expected a number")
-        }
-    }
-
-    mutating func integer() throws -> Int {
-        let value = try number()
-        guard let integer = Int(exactly: value) else { throw failure("expected a whole number") }
-        return integer
-    }
-
-    /// A string, with every JSON escape (surrogate pairs included) decoded.
-    mutating func string() throws -> String {
-        try expect(UInt8(ascii: "\""))
-        let first = position
-        // The common case, no escape: one copy of the bytes.
-        while position < end, position.pointee != UInt8(ascii: "\""), position.pointee != UInt8(ascii: "\\") {
-            guard position.pointee >= 0x20 else { throw failure("a control character in a string") }
-            position += 1
-        }
-        guard position < end else { throw failure("a string without its closing quote") }
-        if position.pointee == UInt8(ascii: "\"") {
-            position += 1
-            return String(decoding: UnsafeBufferPointer(start: first, count: position - 1 - first), as: UTF8.self)
-        }
-        var bytes = Array(UnsafeBufferPointer(start: first, count: position - first))
-        while position.pointee == UInt8(ascii: "\\") {
-            position += 1
-            guard position < end else { throw failure("a string without its closing quote") }
-            let escape = position.pointee
-            position += 1
-            switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(escape)
-            case UInt8(ascii: "b"): bytes.append(0x08)
-            case UInt8(ascii: "f"): bytes.append(0x0C)
-            case UInt8(ascii: "n"): bytes.append(0x0A)
-            case UInt8(ascii: "r"): bytes.append(0x0D)
-            case UInt8(ascii: "t"): bytes.append(0x09)
-            case UInt8(ascii: "u"): bytes.append(contentsOf: try unicodeEscape())
-            default: throw failure("an unknown escape in a string")
-            }
-            while position < end, position.pointee != UInt8(ascii: "\""), position.pointee != UInt8(ascii: "\\") {
-                guard position.pointee >= 0x20 else { throw failure("a control character in a string") }
-                bytes.append(position.pointee)
-                position += 1
-            }
-            guard position < end else { throw failure("a string without its closing quote") }
-        }
-        position += 1
-        // The text is a valid String and cuts at ASCII quotes, so the bytes are valid UTF-8.
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The UTF-8 of `\uXXXX` (its `\u` read), or of a `\uD8xx\uDCxx` pair.
-    private mutating func unicodeEscape() throws -> [UInt8] {
-        var unit = try hex4()
-        if (0xD800..<0xDC00).contains(unit) {
-            guard end - position >= 6, position[0] == UInt8(ascii: "\\"), position[1] == UInt8(ascii: "u") else {
-                throw failure("half a surrogate pair")
-            }
-            position += 2
-            let low = try hex4()
-            guard (0xDC00..<0xE000).contains(low) else { throw failure("half a surrogate pair") }
-            unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-        }
-        guard let scalar = Unicode.Scalar(unit) else { throw failure("half a surrogate pair") }
-        return Array(String(Character(scalar)).utf8)
-    }
-
-    private mutating func hex4() throws -> UInt32 {
-        guard end - position >= 4 else { throw failure("a short \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = position.pointee | 0x20
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            default: throw failure("a \\u escape that is not 4 hex digits")
-            }
-            value = value << 4 | UInt32(digit)
-            position += 1
-        }
-        return value
-    }
-
-    /// Any JSON value, read past without keeping it (keys a later version may add).
-    mutating func skipValue() throws {
-        skipSpace()
-        guard position < end else { throw failure("expected a value") }
-        switch position.pointee {
-        case UInt8(ascii: "{"), UInt8(ascii: "["): try skipContainer()
-        case UInt8(ascii: "\""): try skipString()
-        default:
-            for word in ["true", "false", "null"] where end - position >= word.utf8.count {
-                if word.utf8.elementsEqual(UnsafeBufferPointer(start: position, count: word.utf8.count)) {
-                    position += word.utf8.count
-                    return
-                }
-            }
-            try skipNumber()
-        }
-    }
-
-    /// An array or object, read past by its brackets alone (strings and their escapes
-    /// respected): a listing skips most of each summary, and what it skips it does not check.
-    mutating func skipContainer() throws {
-        var depth = 0
-        while position < end {
-            switch position.pointee {
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth -= 1
-                if depth == 0 {
-                    position += 1
-                    return
-                }
-            case UInt8(ascii: "\""):
-                position += 1
-                while position < end, position.pointee != UInt8(ascii: "\"") {
-                    position += position.pointee == UInt8(ascii: "\\") ? 2 : 1
-                }
-                guard position < end else { throw failure("a string without its closing quote") }
-            default:
-                break
-            }
-            position += 1
-        }
-        throw failure("an array or object without its end")
-    }
-
-    /// A string, read past: only its end is found.
-    mutating func skipString() throws {
-        try expect(UInt8(ascii: "\""))
-        while position < end, position.pointee != UInt8(ascii: "\"") {
-            position += position.pointee == UInt8(ascii: "\\") ? 2 : 1
-        }
-        guard position < end else { throw failure("a string without its closing quote") }
-        position += 1
-    }
-
-    /// A number, read past without converting it.
-    mutating func skipNumber() throws {
-        skipSpace()
-        let first = position
-        while position < end {
-            let byte = position.pointee
-            guard
-                (byte &- 0x30) <= 9 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
-                    || byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e")
-            else { break }
-            position += 1
-        }
-        guard position > first else { throw failure("expected a value") }
-    }
-
-    /// Moves to `other`'s position (a second pass over the same bytes).
-    mutating func rewind(to other: UnsafePointer<UInt8>) {
-        position = other
-    }
-
-    /// The bytes from `first` to here.
-    func bytes(from first: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: first, count: position - first)
-    }
-}
-
-/// An object's key as its bytes, matched by `switch` against the names a reader knows:
-/// making a string of every key was a tenth of a listing's reading (perf). Valid only
-/// inside the `object` body it is given to.
-struct JSONKey {
-    let bytes: UnsafeBufferPointer<UInt8>
-
-    static func ~= (name: StaticString, key: JSONKey) -> Bool {
-        guard name.utf8CodeUnitCount == key.bytes.count, let base = key.bytes.baseAddress else {
-            return name.utf8CodeUnitCount == key.bytes.count
-        }
-        return memcmp(name.utf8Start, base, key.bytes.count) == 0
     }
 }

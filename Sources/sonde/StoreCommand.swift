@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import SondeCore
 import SondeStore
-import SondeStoreFormat
 
 /// `sonde store ...`: the database itself, for whoever runs a lab's sonde.
 struct StoreCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
 import SondeMeasurements
-import SondeStore
+import SondeSQLite
 import Testing
 import _SondeTestSupport
 

@@ -2,7 +2,7 @@ import Foundation
 import SondeAccounts
 import SondeCore
 import SondeMeasurements
-import SondeStore
+import SondeSQLite
 import _SondeTestSupport
 
 /// A person at a terminal with a fresh `SONDE_HOME`: runs the built `sonde` there.

@@ -4,7 +4,7 @@ import SondeCapture
 import SondeCore
 import SondeMeasurements
 import SondePipeline
-import SondeStore
+import SondeSQLite
 import Synchronization
 import Testing
 import _SondeTestSupport

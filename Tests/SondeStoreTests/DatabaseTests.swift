@@ -2,7 +2,7 @@ import Foundation
 import SondeAccounts
 import SondeCore
 import SondePostgres
-import SondeStore
+import SondeSQLite
 import SondeStoreFormat
 import Testing
 

@@ -4,6 +4,7 @@ import SondeCore
 import SondeIO
 import SondeMeasurements
 import SondePostgres
+import SondeSQLite
 import SondeStore
 import SondeStoreFormat
 import Testing

@@ -1,4 +1,5 @@
-import SondeCore
+public import SondePostgres
+import SondeStoreFormat
 
 /// Where accounts and measurements live, as `--database URL` or `SONDE_DATABASE_URL` names
 /// it: the embedded SQLite file (the default) or a PostgreSQL server a lab shares.
@@ -24,7 +25,7 @@ public enum StoreURL: Sendable, Equatable, CustomStringConvertible {
         } else if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             self = .postgres(try PostgresLocation(parsing: text, environment: environment))
         } else {
-            throw Self.invalid(text, "unknown kind of database")
+            throw StoreURLSyntax.invalid(text, "unknown kind of database")
         }
     }
 
@@ -45,24 +46,5 @@ public enum StoreURL: Sendable, Equatable, CustomStringConvertible {
         case .sqlite(let path): "sqlite:\(path)"
         case .postgres(let location): location.description
         }
-    }
-
-    static let expectedForms =
-        "expected sqlite:PATH or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-full]"
-
-    static func invalid(_ text: String, _ problem: String) -> SondeError {
-        SondeError(.invalidArgument, "database URL '\(redacted(text))': \(problem); \(expectedForms)")
-    }
-
-    /// `text` with the password of a `scheme://user:password@host` URL replaced by `***`.
-    static func redacted(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://") else { return text }
-        let rest = text[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
-            return text
-        }
-        return String(text[..<authority.index(after: colon)]) + "***" + String(text[at...])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SondeCore
+import SondeStoreFormat
 
 /// A PostgreSQL database as a `postgres://` URL names it, with the password found for it.
 ///
@@ -40,7 +41,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// Parses `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=...&connect_timeout=S]`
     /// (`postgresql://` too); user, password and database may be percent-encoded.
     public init(parsing text: String, environment: [String: String]) throws {
-        func invalid(_ problem: String) -> SondeError { StoreURL.invalid(text, problem) }
+        func invalid(_ problem: String) -> SondeError { StoreURLSyntax.invalid(text, problem) }
         guard let schemeEnd = text.range(of: "://") else { throw invalid("no scheme") }
         var rest = Substring(text[schemeEnd.upperBound...])
         var query: Substring = ""
