@@ -4,6 +4,7 @@
     m = sonde.Measurer(features=["rms", "kurtosis"], window=1024, hop=512)
     df = m.process_file("motor.wav")
     spec = sonde.spectrum("motor.wav")
+    diag = sonde.diagnose("pump.f64", rate=25600, shaft_speed="1797rpm", bearing="6205-2RS")
     sonde.feature_names()     # every name `features=` takes
     sonde.features()          # every column: its unit and where docs/features.md defines it
 
@@ -25,6 +26,7 @@ import pyarrow.csv as pacsv
 
 from . import _catalog
 from ._binary import SondeError, SondeNotFound, SondeWarning, find_binary, run
+from ._diagnose import diagnose
 from ._measurer import Measurer
 from ._summary import summarize
 
@@ -38,6 +40,7 @@ __all__ = [
     "SondeNotFound",
     "SondeWarning",
     "__version__",
+    "diagnose",
     "feature_names",
     "features",
     "find_binary",

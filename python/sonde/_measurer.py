@@ -293,28 +293,12 @@ class Measurer:
         the array and the result stays about one chunk. With `center=True` the N/2 zeros
         at each end are written as chunks of their own (no padded copy of the array).
         """
-        array = np.asarray(signal)
-        if array.ndim == 1:
-            array = array[:, np.newaxis]
-        if array.ndim != 2 or array.shape[1] == 0:
-            raise ValueError(f"signal of shape {np.shape(signal)}: expected (n,) or (n, channels)")
-        if np.iscomplexobj(array):
-            # numpy would drop the imaginary parts with only a warning.
-            raise ValueError(f"signal of {array.dtype}: expected real samples (take np.real or np.abs first)")
-        sample_type = "f32le" if array.dtype == np.float32 else "f64le"
-        dtype = np.dtype("<f4") if sample_type == "f32le" else np.dtype("<f8")
-
-        padding = bytes(self._padding() * array.shape[1] * dtype.itemsize)
-
-        def chunks() -> Iterator[bytes]:
-            yield padding
-            for first in range(0, array.shape[0], CHUNK_FRAMES):
-                yield np.ascontiguousarray(array[first : first + CHUNK_FRAMES], dtype=dtype).tobytes()
-            yield padding
+        array, sample_type = samples(signal)
+        padding = self._padding() * array.shape[1]
 
         arguments = ["--rate", repr(float(sampling_rate)), "--channels", str(array.shape[1])]
         arguments += ["--sample-type", sample_type] + self._jobs(num_workers)
-        return self._run(["-"], arguments, float(sampling_rate), None, chunks())
+        return self._run(["-"], arguments, float(sampling_rate), None, chunks(array, sample_type, padding))
 
     # -- center=True
 
@@ -451,6 +435,31 @@ class Measurer:
     @staticmethod
     def _jobs(num_workers) -> list[str]:
         return ["--jobs", str(int(num_workers))] if num_workers is not None else []
+
+
+def samples(signal) -> tuple[np.ndarray, str]:
+    """A signal as a 2-D array (n, channels) and the raw type it streams as: float32 as
+    "f32le", everything else as "f64le". Raises ValueError for another shape or complex samples."""
+    array = np.asarray(signal)
+    if array.ndim == 1:
+        array = array[:, np.newaxis]
+    if array.ndim != 2 or array.shape[1] == 0:
+        raise ValueError(f"signal of shape {np.shape(signal)}: expected (n,) or (n, channels)")
+    if np.iscomplexobj(array):
+        # numpy would drop the imaginary parts with only a warning.
+        raise ValueError(f"signal of {array.dtype}: expected real samples (take np.real or np.abs first)")
+    return array, "f32le" if array.dtype == np.float32 else "f64le"
+
+
+def chunks(array: np.ndarray, sample_type: str, padding: int = 0) -> Iterator[bytes]:
+    """The array's bytes for sonde's standard input, CHUNK_FRAMES rows at a time (no copy of
+    the whole array), between `padding` zero samples (of all channels together) at each end."""
+    dtype = np.dtype("<f4") if sample_type == "f32le" else np.dtype("<f8")
+    zeros = bytes(padding * dtype.itemsize)
+    yield zeros
+    for first in range(0, array.shape[0], CHUNK_FRAMES):
+        yield np.ascontiguousarray(array[first : first + CHUNK_FRAMES], dtype=dtype).tobytes()
+    yield zeros
 
 
 def file_rate(binary: str, path: str, window: int, arguments: Sequence[str]) -> float:
