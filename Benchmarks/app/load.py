@@ -34,10 +34,13 @@ PASSWORD = "load-test-password"
 class Client:
     """A browser's cookies and CSRF token, over one keep-alive connection."""
 
-    def __init__(self, port):
+    def __init__(self, port, source=None):
+        """`source`: the loopback address to connect from (the app allows 20 registrations
+        per client address in 15 minutes, so the set-up registers each account from its own)."""
         self.port = port
         self.cookies = {}
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.connection = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=60, source_address=(source, 0) if source else None)
 
     def request(self, method, path, form=None):
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
@@ -93,7 +96,7 @@ def main():
               f"{arguments.logins} login accounts (production scrypt)...", flush=True)
         browsers = []
         for index in range(10):
-            client = Client(port)
+            client = Client(port, source=f"127.0.2.{index + 1}")
             status, _, _ = client.post("/register", {"email": f"browse{index}@example.com", "password": PASSWORD},
                                        "/register")
             assert status == 303, f"register answered {status}"
@@ -109,7 +112,7 @@ def main():
             ids = re.findall(r'href="(/measurements/\d+)"', page)
             browsers.append((client.cookies["sonde_session"], ["/"] + ids))
         for index in range(arguments.logins):
-            client = Client(port)
+            client = Client(port, source=f"127.0.1.{index + 1}")
             status, _, _ = client.post("/register", {"email": f"login{index}@example.com", "password": PASSWORD},
                                        "/register")
             assert status == 303, f"register answered {status}"
