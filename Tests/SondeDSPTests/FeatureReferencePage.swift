@@ -38,7 +38,7 @@ enum FeatureReferencePage {
                 }
             }
         }
-        text += spectra + referenceChecks
+        text += spectra + bearingDiagnosis + referenceChecks
         for scale in ToleranceClass.Scale.allCases where scale != .one {
             text += "| \(cell(scale.symbol)) | \(cell(meaning(scale))) |\n"
         }
