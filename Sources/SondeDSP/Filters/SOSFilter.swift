@@ -95,7 +95,7 @@ public struct SOSFilter: Sendable {
     /// concrete type: unspecialised, every sample went through witness tables and copies
     /// (perf: the filter took twice as long, and memmove a sixth of the run).
     @inline(__always)
-    private static func process(
+    static func process(
         _ first: inout SOSFilter, _ second: inout SOSFilter, input: some LanePairSource,
         first a: UnsafeMutablePointer<Double>, second b: UnsafeMutablePointer<Double>, count: Int
     ) {
