@@ -1,10 +1,12 @@
 import SondeCore
 import SondeDSP
 
-/// One channel's path through the pipeline: filter chain with carried state, the samples
-/// of frames not yet complete, and a feature extractor.
+/// One channel's path through the pipeline: the filter, cut into pieces counted from the
+/// input's frame 0 (`PiecewiseFilterCursor`), the samples of frames not yet complete, and a
+/// feature extractor.
 final class ChannelProcessor {
-    private var filter: FilterChain
+    /// nil without filters.
+    private var filter: PiecewiseFilterCursor?
     private let extractor: FeatureExtractor?
     private let frameLength: Int
     private let hop: Int
@@ -33,7 +35,7 @@ final class ChannelProcessor {
     ///   - leadingFrames: samples the first block has before its first frame: a hop when
     ///     a segment after an input's first brings the frame before it, else 0.
     init(
-        filter: FilterChain, extractor: FeatureExtractor?, frameLength: Int, hop: Int, maximumBlock: Int,
+        filter: PiecewiseFilterCursor?, extractor: FeatureExtractor?, frameLength: Int, hop: Int, maximumBlock: Int,
         framesHeld: Int = 1,
         pool: Pool<SampleBlock>? = nil, keepsPreviousFrame: Bool = false, leadingFrames: Int = 0
     ) {
@@ -54,13 +56,14 @@ final class ChannelProcessor {
     /// Gathers this channel's samples out of an interleaved block and filters them.
     func append(interleaved block: UnsafeBufferPointer<Double>, channel: Int, channelCount: Int) {
         let samples = gather(interleaved: block, channel: channel, channelCount: channelCount)
-        filter.process(samples)
+        filter?.process(samples)
         historyCount += samples.count
     }
 
     /// `append` for two adjacent channels of the same block at once: their filters run side
-    /// by side in one pass that reads the block directly (`FilterChain.process(_:_:
-    /// interleaved:...)`), for about the cost of one channel and no separate de-interleaving.
+    /// by side in one pass that reads the block directly (`PiecewiseFilterCursor.process(_:_:
+    /// interleaved:...)`), for about the cost of one channel and no separate de-interleaving;
+    /// without a filter, de-interleaved four frames a step.
     static func append(
         _ first: ChannelProcessor, _ second: ChannelProcessor, channel: Int,
         interleaved block: UnsafeBufferPointer<Double>, channelCount: Int
@@ -69,10 +72,42 @@ final class ChannelProcessor {
         guard frames > 0, let base = block.baseAddress else { return }
         let a = first.reserve(frames)
         let b = second.reserve(frames)
-        FilterChain.process(
-            &first.filter, &second.filter, interleaved: base + channel, stride: channelCount, into: a, b)
+        if var firstFilter = first.filter, var secondFilter = second.filter {
+            // Moved out and back so each cursor's state stays uniquely referenced (no copy).
+            first.filter = nil
+            second.filter = nil
+            PiecewiseFilterCursor.process(
+                &firstFilter, &secondFilter, interleaved: base + channel, stride: channelCount, into: a, b)
+            first.filter = firstFilter
+            second.filter = secondFilter
+        } else {
+            var none = FilterChain([]), alsoNone = FilterChain([])
+            FilterChain.process(&none, &alsoNone, interleaved: base + channel, stride: channelCount, into: a, b)
+        }
         first.historyCount += frames
         second.historyCount += frames
+    }
+
+    /// Whether the next sample starts a piece whose start state the caller must give
+    /// (`loadStartState`): a segment of a cut input, never a whole one.
+    var needsStartState: Bool { filter?.needsStartState ?? false }
+
+    /// The piece of the input the next sample is in.
+    var filterPiece: Int { filter?.piece ?? 0 }
+
+    /// Samples before the current piece ends: a block given to a segment's channel must not
+    /// run past it (without a filter, no limit).
+    var samplesToPieceEnd: Int { filter?.samplesToPieceEnd ?? Int.max }
+
+    /// Gives the start state of the piece the next sample starts (`needsStartState`).
+    func loadStartState(_ state: [Double]) {
+        filter?.load(startState: state)
+    }
+
+    /// Filters this channel's samples of an interleaved block and drops them: the frames a
+    /// segment reads from its piece's start before its own first frame.
+    func filterAndDrop(interleaved block: UnsafeBufferPointer<Double>, channel: Int, channelCount: Int) {
+        filter?.process(gather(interleaved: block, channel: channel, channelCount: channelCount))
     }
 
     /// The free samples after the history, at most `maximum`, for a mono source to decode
@@ -85,7 +120,7 @@ final class ChannelProcessor {
     /// the same doubles as `append` gives them, without the copy out of the ring (9% of a
     /// run over 2,000 mono clips, perf).
     func commitDirect(_ frames: Int) {
-        filter.process(reserve(frames))
+        filter?.process(reserve(frames))
         historyCount += frames
     }
 

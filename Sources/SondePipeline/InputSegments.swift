@@ -6,38 +6,92 @@
 /// when the frame before travels with it, for spectral flux) and ends with its last
 /// window's last sample; the last segment reads to the input's end. Every window is then
 /// measured on exactly the samples a sequential run gives it, so records are the same
-/// bytes for any number of segments. Inputs with a filter are not cut: a filter's state
-/// at a segment's start would depend on every sample before it.
+/// bytes for any number of segments.
+///
+/// A filtered input (issue 49) is cut into pieces of `pieceLength` frames counted from frame
+/// 0, each filtered from its start state (`PiecewiseFilterCursor`, `PieceStates`). Its
+/// segments then start at the first window at or after a multiple of whole pieces, and
+/// read from that piece's start: the frames before the segment's own (at most a hop and
+/// the leading frame, unless a window is longer than a piece) are filtered and dropped, so
+/// the windows see the samples of one sequential run.
 struct InputSegments: Sendable {
     let count: Int
+    /// Windows a segment, about (exactly, without a filter).
     let windowsPerSegment: Int
     let frameLength: Int
     let hop: Int
     /// Samples per channel before a segment's first window that travel with it.
     let leadingFrames: Int
+    /// Windows in the input.
+    let windows: Int
+    /// Frames of whole pieces a segment starts after (`k` times this, for segment `k`);
+    /// nil without a filter.
+    let piecesFrames: Int?
+    /// The filter's piece length; nil without a filter.
+    let pieceLength: Int?
 
     /// At most this many windows a segment, so the records a stage holds while it waits for
     /// the exporter stay a few megabytes however short the hop.
     static let maximumWindows = 8192
 
     /// Segments for an input of `frameCount` frames, or nil when it is not worth cutting:
-    /// one job (nothing to run beside), a filter, or fewer than two segments' windows.
-    /// - Parameter segmentSamples: samples (all channels) a segment reads, about
-    ///   (`PipelineGraph.Options.segmentSamples`).
+    /// one job (nothing to run beside), or fewer than two segments' windows.
+    /// - Parameters:
+    ///   - pieceLength: the filter's piece length (`PipelineSettings.filterPieceLength`);
+    ///     nil without a filter.
+    ///   - segmentSamples: samples (all channels) a segment reads, about
+    ///     (`PipelineGraph.Options.segmentSamples`).
     init?(
         frameCount: Int, channelCount: Int, frameLength: Int, hop: Int, needsPreviousFrame: Bool, jobs: Int,
-        filtered: Bool, segmentSamples: Int
+        pieceLength: Int? = nil, segmentSamples: Int
     ) {
-        guard jobs > 1, !filtered, frameCount >= frameLength, channelCount > 0, hop > 0 else { return nil }
+        guard jobs > 1, frameCount >= frameLength, channelCount > 0, hop > 0 else { return nil }
         let windows = (frameCount - frameLength) / hop + 1
         let perSegment = Swift.max(1, Swift.min(Self.maximumWindows, segmentSamples / (channelCount * hop)))
-        let count = (windows + perSegment - 1) / perSegment
-        guard count >= 2 else { return nil }
-        self.count = count
+        self.windows = windows
         windowsPerSegment = perSegment
         self.frameLength = frameLength
         self.hop = hop
         leadingFrames = needsPreviousFrame ? hop : 0
+        self.pieceLength = pieceLength
+        if let pieceLength {
+            // Whole pieces a segment, the nearest to `perSegment` windows, and at least a hop
+            // (so that every segment has a window of its own).
+            let pieces = Swift.max(
+                1, (perSegment * hop + pieceLength / 2) / pieceLength, (hop + pieceLength - 1) / pieceLength)
+            piecesFrames = pieces * pieceLength
+        } else {
+            piecesFrames = nil
+        }
+        var count = 1
+        while Self.firstWindow(
+            count, piecesFrames: piecesFrames, perSegment: perSegment, hop: hop,
+            leading: leadingFrames) < windows
+        {
+            count += 1
+        }
+        guard count >= 2 else { return nil }
+        self.count = count
+    }
+
+    /// The first window of segment `ordinal`: every `perSegment` windows, or with a filter
+    /// the first whose frames (with the leading ones) start at or after `ordinal` times
+    /// `piecesFrames`.
+    private static func firstWindow(
+        _ ordinal: Int, piecesFrames: Int?, perSegment: Int, hop: Int, leading: Int
+    )
+        -> Int
+    {
+        guard ordinal > 0 else { return 0 }
+        guard let piecesFrames else { return ordinal * perSegment }
+        return (ordinal * piecesFrames + leading + hop - 1) / hop
+    }
+
+    private func firstWindow(_ ordinal: Int) -> Int {
+        Swift.min(
+            windows,
+            Self.firstWindow(
+                ordinal, piecesFrames: piecesFrames, perSegment: windowsPerSegment, hop: hop, leading: leadingFrames))
     }
 
     /// Memory the segments queued ahead of the exporter may hold, all together: it bounds
@@ -58,13 +112,17 @@ struct InputSegments: Sendable {
 
     /// Segment `ordinal` (0 ..< count).
     func segment(_ ordinal: Int) -> InputSegment {
-        let firstWindow = ordinal * windowsPerSegment
+        let first = firstWindow(ordinal)
+        let ownWindows = firstWindow(ordinal + 1) - first
         let leading = ordinal == 0 ? 0 : leadingFrames
         let isLast = ordinal == count - 1
+        let startFrame = first * hop - leading
+        // A filtered segment reads from the start of the piece its first frame is in.
+        let discarded = pieceLength.map { startFrame % $0 } ?? 0
         return InputSegment(
-            firstWindow: firstWindow, startFrame: firstWindow * hop - leading, leadingFrames: leading,
-            frameLimit: isLast ? nil : leading + (windowsPerSegment - 1) * hop + frameLength,
-            trailingFrames: isLast ? 0 : frameLength - hop)
+            firstWindow: first, startFrame: startFrame, leadingFrames: leading,
+            frameLimit: isLast ? nil : discarded + leading + (ownWindows - 1) * hop + frameLength,
+            trailingFrames: isLast ? 0 : frameLength - hop, discardedFrames: discarded)
     }
 }
 
@@ -81,11 +139,17 @@ struct InputSegment: Sendable {
     var frameLimit: Int?
     /// Frames it reads after its last window's start that the next segment reads again.
     var trailingFrames: Int
+    /// Frames it reads before `startFrame`, from the start of the filter's piece, only to
+    /// filter them (dropped before framing).
+    var discardedFrames = 0
 
     static let whole = InputSegment(
         firstWindow: 0, startFrame: 0, leadingFrames: 0, frameLimit: nil, trailingFrames: 0)
 
+    /// The first frame it reads: `startFrame`, or the start of its piece with a filter.
+    var readStart: Int { startFrame - discardedFrames }
+
     /// Frames of the input this segment accounts for (the input's are the sum): what it
     /// read, less what its neighbours read too.
-    func ownFrames(read: Int) -> Int { Swift.max(0, read - leadingFrames - trailingFrames) }
+    func ownFrames(read: Int) -> Int { Swift.max(0, read - discardedFrames - leadingFrames - trailingFrames) }
 }

@@ -38,7 +38,7 @@ extension PipelineGraph {
         guard let followers = first.followers else { return }
         let stage: SourceStage
         do {
-            let input = Input(name: first.name, source: try reopening.open(segment.startFrame), clock: first.clock)
+            let input = Input(name: first.name, source: try reopening.open(segment.readStart), clock: first.clock)
             stage = try makeStage(
                 index: first.index, input: input, segment: segment, first: first, sizes: sizes, bufferPool: bufferPool)
         } catch {

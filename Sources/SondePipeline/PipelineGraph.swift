@@ -242,6 +242,14 @@ public final class PipelineGraph: Sendable {
                 await runSegments(
                     after: stage, sizes: sizes, bufferPool: bufferPool, work: work, failure: failure, urgent: urgent)
             }
+            // A filtered one also has its pieces' zero-state pass, which gives the segments
+            // their start states.
+            if let states = stage.pieceStates, let reopening = stage.reopening, let followers = stage.followers {
+                group.addTask { [self] in
+                    await computePieceStates(
+                        of: stage, reopening: reopening, states: states, followers: followers, failure: failure)
+                }
+            }
             try await group.waitForAll()
         }
     }

@@ -85,6 +85,23 @@ public struct PipelineSettings: Sendable {
         }
     }
 
+    /// Frames of every piece a filtered channel is cut into, counted from the input's frame
+    /// 0 (docs/performance.md, "Filtering one channel in pieces, exactly"). Fixed here, never
+    /// by `--jobs`, the ring or the segments, so the records are the same bytes for any of
+    /// them; 65,536 (1.3 s at 51.2 kHz) keeps `Φᴸ` to once per design (1 to 40 ms) and the
+    /// frames a segment reads again before its start under 6% of a segment.
+    public static let filterPieceLength = 65_536
+
+    /// The filter stages for a source at `sampleRate` as one cascade cut into pieces of
+    /// `filterPieceLength`, with its `Φᴸ`; nil without filters.
+    /// - Throws: `SondeError(.invalidArgument)` naming the stage that does not fit the rate.
+    public func pieceFilter(sampleRate: Double) throws -> PiecewiseSOSFilter? {
+        let designs = try filterDesigns(sampleRate: sampleRate)
+        return lastPieceFilter.value(for: DesignKey(sampleRate: sampleRate, filters: filters)) {
+            designs.isEmpty ? nil : PiecewiseSOSFilter(stages: designs, pieceLength: Self.filterPieceLength)
+        }
+    }
+
     /// What the last input's rate made, kept for the next input: a dataset's inputs share
     /// one rate, and making the configuration three times per input (every family's column
     /// names) was a tenth of a run over 20,000 short clips, the filters' design twice per
@@ -92,6 +109,8 @@ public struct PipelineSettings: Sendable {
     /// from, which may have changed since (they are `var`s, and copies share these).
     private let lastConfiguration = LastMade<ConfigurationKey, FeatureConfiguration>()
     private let lastDesigns = LastMade<DesignKey, [SecondOrderSections]>()
+    /// `Φᴸ` costs 1 to 40 ms a design: once per run, not once per input.
+    private let lastPieceFilter = LastMade<DesignKey, PiecewiseSOSFilter?>()
 }
 
 /// What a feature configuration is made from.

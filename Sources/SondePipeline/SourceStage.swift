@@ -25,8 +25,13 @@ final class SourceStage: @unchecked Sendable {
     let stageBuffers: StageBuffers
     /// The source's notes, once reading has ended.
     private(set) var notes: [String] = []
-    /// Why reading stopped early, when the run goes on after a failed input (`keepGoing`).
-    private(set) var failure: (any Error)?
+    /// Why reading stopped early, when the run goes on after a failed input (`keepGoing`),
+    /// or for a segment, why its pieces' start states never came.
+    var failure: (any Error)? { readFailure ?? filterFailure }
+    /// Written by the reader before it closes the ring.
+    private var readFailure: (any Error)?
+    /// Written by the framer before it finishes the tickets.
+    private var filterFailure: (any Error)?
     /// The reader stopped at `stop()` before the input's end (set once reading is over).
     private(set) var interrupted = false
     /// The part of the input this stage reads (`.whole`, unless the input is cut).
@@ -36,6 +41,10 @@ final class SourceStage: @unchecked Sendable {
     let reopening: SourceReopening?
     /// The stages of the segments after the first, on the first stage of a cut input.
     let followers: SegmentFollowers?
+    /// The start states of a cut filtered input's pieces, shared by its segments' stages.
+    let pieceStates: PieceStates?
+    /// Frames the framer still filters and drops before the segment's first (framer only).
+    private var discardLeft: Int
     /// A read error ends this stage only and waits in `failure` for the exporter, which
     /// reports it in input order: set for `keepGoing` and for the segments of a cut input
     /// (a later segment must not report its error before an earlier one's).
@@ -94,7 +103,7 @@ final class SourceStage: @unchecked Sendable {
         source = input.source
         clock = input.clock ?? .seconds(sampleRate: format.sampleRate, offset: format.timeOffset)
         configuration = try settings.featureConfiguration(sampleRate: format.sampleRate)
-        let designs = try settings.filterDesigns(sampleRate: format.sampleRate)
+        let pieceFilter = try settings.pieceFilter(sampleRate: format.sampleRate)
         self.stageBuffers = stageBuffers
         ring = stageBuffers.ring
         readBlock = stageBuffers.readBlock
@@ -116,7 +125,7 @@ final class SourceStage: @unchecked Sendable {
                 InputSegments(
                     frameCount: reopening.frameCount, channelCount: format.channelCount,
                     frameLength: settings.frameLength, hop: settings.hop, needsPreviousFrame: keepsPreviousFrame,
-                    jobs: jobs, filtered: !designs.isEmpty, segmentSamples: sizes.segmentSamples)
+                    jobs: jobs, pieceLength: pieceFilter?.pieceLength, segmentSamples: sizes.segmentSamples)
             }
             self.segment = segments?.segment(0) ?? .whole
         }
@@ -128,11 +137,21 @@ final class SourceStage: @unchecked Sendable {
                 capacity: InputSegments.segmentsAhead(
                     jobs: jobs, stageBytes: sizes.stageBytes(channelCount: format.channelCount)))
         defersFailure = keepGoing || segments != nil || segment != nil
+        // A cut input's segments are given their pieces' start states; a whole input's
+        // channels derive them as they go. The same doubles either way.
+        pieceStates =
+            first?.pieceStates
+            ?? (segments == nil ? nil : pieceFilter.map { PieceStates(design: $0, channelCount: format.channelCount) })
+        discardLeft = self.segment.discardedFrames
+        let readStart = self.segment.readStart
+        let givenStates = pieceStates != nil
         let leading = self.segment.leadingFrames
         let samplePool = buffers.samples
         channels = (0..<format.channelCount).map { _ in
             ChannelProcessor(
-                filter: FilterChain(designs), extractor: nil, frameLength: settings.frameLength, hop: settings.hop,
+                filter: pieceFilter.map {
+                    PiecewiseFilterCursor($0, startFrame: readStart, computesStartStates: !givenStates)
+                }, extractor: nil, frameLength: settings.frameLength, hop: settings.hop,
                 maximumBlock: cutFrames, framesHeld: sizes.framesPerJob, pool: samplePool,
                 keepsPreviousFrame: keepsPreviousFrame, leadingFrames: leading
             )
@@ -179,7 +198,7 @@ final class SourceStage: @unchecked Sendable {
             do {
                 if let thread { read = try await thread.run() } else { read = try readOnce() }
             } catch  where defersFailure {
-                failure = error
+                readFailure = error
                 break
             }
             guard let frames = read, frames > 0 else { break }
@@ -192,7 +211,7 @@ final class SourceStage: @unchecked Sendable {
             }
             if endReached { break }
         }
-        interrupted = stop.hasFired && !endReached && failure == nil
+        interrupted = stop.hasFired && !endReached && readFailure == nil
     }
 
     /// The frames of the input this stage accounts for, once reading has ended.
@@ -217,7 +236,8 @@ final class SourceStage: @unchecked Sendable {
     func readFirst() throws {
         guard let source else { return }
         let channelCount = format.channelCount
-        if channelCount == 1, let channel = channels.first {
+        // A segment's channel waits for its pieces' start states: read through the ring.
+        if channelCount == 1, pieceStates == nil, let channel = channels.first {
             readTarget = channel.directReadRegion(maximum: readSampleCount)
             guard !readTarget.isEmpty else { return }
             firstReadFrames = try times.time(.read) { try readConfirmingEnd(source) }
@@ -273,7 +293,7 @@ final class SourceStage: @unchecked Sendable {
         if let limit = segment.frameLimit, framesDelivered < limit {
             throw SondeError(
                 .io,
-                "\(name): the file ended at frame \(segment.startFrame + framesDelivered) while sonde read it, before the length it had when opened; expected it unchanged until the run ends"
+                "\(name): the file ended at frame \(segment.readStart + framesDelivered) while sonde read it, before the length it had when opened; expected it unchanged until the run ends"
             )
         }
     }
@@ -285,7 +305,6 @@ final class SourceStage: @unchecked Sendable {
             tickets.finish()
             for channel in channels { channel.recycleHistory() }
         }
-        let channelCount = format.channelCount
         var nextFrame = segment.firstWindow
         while true {
             // Whole jobs first: of the last block, or of the first read when it went
@@ -296,23 +315,83 @@ final class SourceStage: @unchecked Sendable {
             }
             let (block, consumeAfter) = await nextBlock()
             if block.isEmpty { break }
-            // Channels are filtered two at a time in one pass (a biquad is latency-bound, so a
-            // pair costs what one channel does), and the pairs side by side in child tasks.
-            if channelCount <= 2 {
-                ChannelAppend(channels: channels, first: 0, block: block, times: times).run()
-            } else {
-                await withTaskGroup(of: Void.self) { group in
-                    for first in stride(from: 0, to: channelCount, by: 2) {
-                        let pair = ChannelAppend(channels: channels, first: first, block: block, times: times)
-                        group.addTask { pair.run() }
-                    }
-                }
-            }
+            let appended = await append(block)
             if consumeAfter { ring.consume(block.count) }
+            guard appended else {
+                await drain()
+                return
+            }
         }
         if ring.isCancelled { return }
         if let complete = channels.first?.completeFrames, complete > 0 {
             _ = await send(frames: complete, first: nextFrame, to: work)
+        }
+    }
+
+    /// Filters a block into the channels: whole, or for a segment of a cut filtered input,
+    /// in parts that end at its pieces' ends (each piece after its start state has come)
+    /// and dropping the frames before the segment's first. False when the states never
+    /// come (`filterFailure` says why, unless the input was cancelled).
+    private func append(_ block: UnsafeBufferPointer<Double>) async -> Bool {
+        guard let pieceStates, let lead = channels.first else {
+            await appendFrames(block)
+            return true
+        }
+        let channelCount = format.channelCount
+        var offset = 0
+        while offset < block.count {
+            if lead.needsStartState {
+                switch await pieceStates.startStates(piece: lead.filterPiece) {
+                case .states(let states):
+                    for (channel, state) in zip(channels, states) { channel.loadStartState(state) }
+                case .failed(let error):
+                    filterFailure = error
+                    return false
+                case .cancelled:
+                    return false
+                }
+            }
+            var frames = Swift.min((block.count - offset) / channelCount, lead.samplesToPieceEnd)
+            if discardLeft > 0 { frames = Swift.min(frames, discardLeft) }
+            let part = UnsafeBufferPointer(rebasing: block[offset..<(offset + frames * channelCount)])
+            if discardLeft > 0 {
+                times.time(.filter) {
+                    for (index, channel) in channels.enumerated() {
+                        channel.filterAndDrop(interleaved: part, channel: index, channelCount: channelCount)
+                    }
+                }
+                discardLeft -= frames
+            } else {
+                await appendFrames(part)
+            }
+            offset += frames * channelCount
+        }
+        return true
+    }
+
+    /// Channels are filtered two at a time in one pass (the de-interleaving reads both
+    /// with one load), and the pairs side by side in child tasks.
+    private func appendFrames(_ block: UnsafeBufferPointer<Double>) async {
+        let channelCount = format.channelCount
+        if channelCount <= 2 {
+            ChannelAppend(channels: channels, first: 0, block: block, times: times).run()
+        } else {
+            await withTaskGroup(of: Void.self) { group in
+                for first in stride(from: 0, to: channelCount, by: 2) {
+                    let pair = ChannelAppend(channels: channels, first: first, block: block, times: times)
+                    group.addTask { pair.run() }
+                }
+            }
+        }
+    }
+
+    /// Takes what the reader still delivers, unfiltered, so that it reaches its end (or
+    /// its own error) after the framer gave up on a segment.
+    private func drain() async {
+        while true {
+            let (block, consumeAfter) = await nextBlock()
+            if block.isEmpty { return }
+            if consumeAfter { ring.consume(block.count) }
         }
     }
 
@@ -446,6 +525,7 @@ final class SourceStage: @unchecked Sendable {
     var isCancelled: Bool { ring.isCancelled }
 
     func cancel() {
+        pieceStates?.end(.cancelled)
         followers?.cancel()
         ring.cancel()
         for ticket in tickets.cancel() {

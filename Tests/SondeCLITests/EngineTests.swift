@@ -85,6 +85,44 @@ import _SondeTestSupport
         }
     }
 
+    /// Issue 49: a long filtered file is read as segments too, its filter cut into pieces of
+    /// 65,536 frames from its first: the same bytes for every --jobs and --ring-capacity,
+    /// and the same as the samples given on standard input (read whole, one pass).
+    @Test func longFilteredFilesGiveTheSameBytesForAnyJobsAndFromStandardInput() throws {
+        let directory = try TestScratch.folder("sonde-filtered-segments")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 400,000 frames of four channels (6.4 MB, past the size read whole): with --window 16
+        // a segment is two pieces, so the file is cut into four, on 101,325 + a tone.
+        let frames = 400_000
+        var floats = [Float](repeating: 0, count: 4 * frames)
+        var state: UInt32 = 777
+        for index in floats.indices {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let frame = Double(index / 4)
+            floats[index] =
+                Float(101_325 + 10 * sin(2 * .pi * 100 * frame / 25600) + Double(Int(state >> 16) - 32768) / 3e5)
+                + Float(index % 4)
+        }
+        let raw = Data(bytes: &floats, count: floats.count * 4)
+        try raw.write(to: directory.appendingPathComponent("long.f32"))
+        let options = [
+            "--rate", "25600", "--channels", "4", "--sample-type", "f32le", "--window", "16", "--hop", "16",
+            "--features", "mean,rms,peak,spectral_flux", "--filter", "highpass:10:4", "--filter", "notch:50",
+        ]
+        let one = try SondeBinary.run(["process", "long.f32"] + options + ["--jobs", "1"], in: directory)
+        #expect(one.status == 0, "stderr: \(one.stderr)")
+        #expect(one.stdout.split(separator: "\n").count == 1 + 4 * (frames / 16))
+        for (jobs, ring) in [("2", "64"), ("3", "4096"), ("8", "1048576"), ("1", "1048576")] {
+            let cut = try SondeBinary.run(
+                ["process", "long.f32"] + options + ["--jobs", jobs, "--ring-capacity", ring], in: directory)
+            #expect(cut.status == 0)
+            #expect(cut.stdout == one.stdout, "--jobs \(jobs) --ring-capacity \(ring) differs from --jobs 1")
+        }
+        let piped = try SondeBinary.run(["process", "-"] + options + ["--jobs", "3"], stdin: raw, in: directory)
+        #expect(piped.status == 0, "stderr: \(piped.stderr)")
+        #expect(piped.stdout == one.stdout, "standard input differs from the file")
+    }
+
     /// SIGINT while input is still arriving: the records already complete are written,
     /// nothing half-written, exit status 130.
     @Test func interruptFlushesCompleteRecordsAndExits130() throws {

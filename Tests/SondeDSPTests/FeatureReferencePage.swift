@@ -116,8 +116,14 @@ enum FeatureReferencePage {
         ## 2. Filtering
 
         `--filter SPEC`, repeatable: the stages run in order on the continuous stream, before
-        framing, from zero state, their state carried across buffers and frames, so any
-        chunking of the input gives the same output.
+        framing, as one cascade cut into pieces of 65,536 samples counted from the input's first
+        sample. The first piece starts from zero state; each later one from the state
+        `s[b+1] = Φᴸ·s[b] + z[b]` (`z[b]` the state piece `b` leaves a zero-started cascade in,
+        `Φᴸ` the cascade's state transition over a piece): the carried state in exact
+        arithmetic, computed so that pieces can be filtered side by side. So any chunking of the
+        input, `--jobs` and ring size give the same output; an input shorter than a piece is
+        `sosfilt`'s output bit for bit, a longer one within the rounding that "Reference checks"
+        allows a filter.
 
         - `lowpass:F[:ORDER]`, `highpass:F[:ORDER]`, `bandpass:F1-F2[:ORDER]` and
           `bandstop:F1-F2[:ORDER]` are Butterworth filters designed as

@@ -76,14 +76,19 @@ final class OutcomeSink: PipelineSink, @unchecked Sendable {
 @Suite struct InputSegmentTests {
     /// Every window in exactly one segment, each segment reading exactly its windows'
     /// samples, and the input's samples accounted for once.
-    @Test(arguments: [
-        (100_000, 256, 100, false), (100_003, 1024, 1024, true), (5_000, 16, 1, true), (70_000, 512, 37, false),
-    ])
-    func segmentsCoverEveryWindowOnce(frameCount: Int, frameLength: Int, hop: Int, flux: Bool) throws {
+    /// With a filter (a piece length; 0 for none), each segment also reads from the start of
+    /// its piece, and drops what it reads before its first frame (less than a piece).
+    @Test(
+        arguments: [
+            (100_000, 256, 100, false), (100_003, 1024, 1024, true), (5_000, 16, 1, true), (70_000, 512, 37, false),
+        ], [0, 1000, 3001])
+    func segmentsCoverEveryWindowOnce(shape: (Int, Int, Int, Bool), pieces: Int) throws {
+        let (frameCount, frameLength, hop, flux) = shape
+        let pieceLength = pieces == 0 ? nil : pieces
         let segments = try #require(
             InputSegments(
                 frameCount: frameCount, channelCount: 2, frameLength: frameLength, hop: hop, needsPreviousFrame: flux,
-                jobs: 2, filtered: false, segmentSamples: 2_000))
+                jobs: 2, pieceLength: pieceLength, segmentSamples: 2_000))
         let windows = (frameCount - frameLength) / hop + 1
         var nextWindow = 0
         var ownFrames = 0
@@ -92,8 +97,15 @@ final class OutcomeSink: PipelineSink, @unchecked Sendable {
             #expect(segment.firstWindow == nextWindow)
             #expect(segment.startFrame == segment.firstWindow * hop - segment.leadingFrames)
             #expect(segment.leadingFrames == (flux && ordinal > 0 ? hop : 0))
-            let read = segment.frameLimit ?? (frameCount - segment.startFrame)
-            let segmentWindows = (read - segment.leadingFrames - frameLength) / hop + 1
+            if let pieceLength {
+                #expect(segment.readStart % pieceLength == 0)
+                #expect(segment.discardedFrames < pieceLength)
+            } else {
+                #expect(segment.discardedFrames == 0)
+            }
+            let read = segment.frameLimit ?? (frameCount - segment.readStart)
+            let segmentWindows = (read - segment.discardedFrames - segment.leadingFrames - frameLength) / hop + 1
+            #expect(segmentWindows >= 1)
             nextWindow += segmentWindows
             ownFrames += segment.ownFrames(read: read)
         }
@@ -102,18 +114,21 @@ final class OutcomeSink: PipelineSink, @unchecked Sendable {
         #expect(segments.count >= 2)
     }
 
-    @Test func inputsAreNotCutForOneJobAFilterOrAShortInput() {
-        // Mono, N = 1024, H = 512: 4096 windows a segment, about 2 M frames.
+    @Test func inputsAreNotCutForOneJobOrAShortInput() {
+        // Mono, N = 1024, H = 512: 4096 windows a segment, about 2 M frames (32 pieces).
         func cut(jobs: Int = 2, filtered: Bool = false, frames: Int = 4_000_000) -> Bool {
             InputSegments(
                 frameCount: frames, channelCount: 1, frameLength: 1024, hop: 512, needsPreviousFrame: false,
-                jobs: jobs, filtered: filtered, segmentSamples: 1 << 21) != nil
+                jobs: jobs, pieceLength: filtered ? 65_536 : nil, segmentSamples: 1 << 21) != nil
         }
         #expect(cut())
         #expect(!cut(jobs: 1))
-        #expect(!cut(filtered: true))
+        #expect(cut(filtered: true))
+        #expect(!cut(jobs: 1, filtered: true))
         #expect(!cut(frames: 4096 * 512 + 512))
         #expect(cut(frames: 4096 * 512 + 1024))
+        #expect(!cut(filtered: true, frames: 32 * 65_536 + 512))
+        #expect(cut(filtered: true, frames: 32 * 65_536 + 1024))
     }
 
     private func run(
@@ -158,15 +173,59 @@ final class OutcomeSink: PipelineSink, @unchecked Sendable {
         #expect(whole.collector.records.count == channels * ((60_037 - 256) / 100 + 1 + (700 - 256) / 100 + 1))
     }
 
-    /// A filter's state depends on every sample before: such an input is read whole.
-    @Test func filteredInputsAreReadWhole() async throws {
-        let settings = try PipelineSettings(frameLength: 256, hop: 100, filters: [FilterSpec(parsing: "highpass:10")])
+    /// Issue 49: a filtered input is cut too, its segments and its pieces' zero-state pass
+    /// read side by side, and gives the records of one sequential read for any number of
+    /// jobs, with and without the frame before (spectral flux), one to three channels.
+    @Test(arguments: [1, 2, 3], [false, true])
+    func filteredCutInputsGiveTheRecordsOfOneRead(channels: Int, flux: Bool) async throws {
+        var families = FamilyOptions()
+        if flux { families.names = ["spectral_flux"] }
+        let settings = try PipelineSettings(
+            frameLength: 256, hop: 100, filters: ["highpass:10:4", "notch:50"].map(FilterSpec.init(parsing:)),
+            families: families)
+        let frames = 4 * PipelineSettings.filterPieceLength + 1_234
         let counter = ReopenableSource.ReopenCount()
-        let (sink, _) = try await run(
-            [("long", ReopenableSource(frames: 60_000, channels: 2, reopened: counter))], settings: settings, jobs: 2,
-            segmentSamples: 3000)
+        let make = {
+            [
+                ("long", ReopenableSource(frames: frames, channels: channels, reopened: counter)),
+                ("short", ReopenableSource(frames: 700, channels: channels, reopened: counter)),
+            ]
+        }
+        let (whole, wholeSummary) = try await run(make(), settings: settings, jobs: 1, segmentSamples: 3000)
         #expect(counter.count.load(ordering: .relaxed) == 0)
-        #expect(sink.outcomes == ["long 60000 \((60_000 - 256) / 100 + 1) [\"read to frame 60000\"]"])
+        for jobs in [2, 3, 8] {
+            let (cut, cutSummary) = try await run(make(), settings: settings, jobs: jobs, segmentSamples: 3000)
+            // Four segments after the first (a piece each), and the zero-state passes of
+            // pieces 0 to 3 (the last, short piece's final state starts nothing).
+            #expect(counter.count.load(ordering: .relaxed) == 8)
+            #expect(cut.collector.records == whole.collector.records, "jobs \(jobs)")
+            #expect(cut.outcomes == whole.outcomes)
+            #expect(cutSummary.samplesPerChannel == wholeSummary.samplesPerChannel)
+            #expect(cutSummary.frames == wholeSummary.frames)
+            counter.count.store(0, ordering: .relaxed)
+        }
+        #expect(wholeSummary.samplesPerChannel == [frames, 700])
+    }
+
+    /// A read error in a filtered cut input is reported in input order, as without a filter,
+    /// although the pieces' zero-state pass may meet it first.
+    @Test func theFirstErrorOfAFilteredInputEndsTheRun() async throws {
+        let settings = try PipelineSettings(frameLength: 256, hop: 100, filters: [FilterSpec(parsing: "highpass:10")])
+        let bad = PipelineSettings.filterPieceLength + 30_000
+        for _ in 0..<3 {
+            let source = ReopenableSource(frames: 5 * PipelineSettings.filterPieceLength, channels: 2, failing: [bad])
+            let graph = PipelineGraph(settings: settings, options: .init(jobs: 3, segmentSamples: 3000))
+            let sink = OutcomeSink()
+            do {
+                _ = try await graph.run(
+                    PipelineGraph.Inputs(opened: [PipelineGraph.Input(name: "x", source: source)]), sink: sink)
+                Issue.record("the run did not fail")
+            } catch let error as SondeError {
+                #expect(error.message.contains("bad frame \(bad)"))
+            }
+            let lastFrame = sink.collector.batches.withLock { $0.map { $0.firstFrame + $0.frameCount }.max() ?? 0 }
+            #expect(lastFrame * 100 <= bad)
+        }
     }
 
     /// The first bad frame in input order is the one reported, although a later segment,

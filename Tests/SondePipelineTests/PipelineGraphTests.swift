@@ -108,6 +108,40 @@ final class BatchCollector: Sendable {
         #expect(summary.frames == [(20_000 - 256) / 100 + 1, (9_000 - 256) / 100 + 1, 0])
     }
 
+    /// Issue 49: a filtered input longer than several pieces (`filterPieceLength`, counted
+    /// from frame 0) gives the same records for any `--jobs` and ring capacity, and those of
+    /// the sequential path, whose channels run the same pieces.
+    @Test(arguments: [64, 4096, 1 << 20])
+    func filteredRecordsAreTheSameBytesForAnyJobsAndRing(ringCapacity: Int) async throws {
+        let settings = try PipelineSettings(
+            frameLength: 256, hop: 100, filters: ["highpass:10:4", "notch:50"].map(FilterSpec.init(parsing:)))
+        let frames = 3 * PipelineSettings.filterPieceLength + 12_345
+        let make = {
+            [
+                ("stereo", SyntheticSource(frames: frames, channels: 2)),
+                ("three", SyntheticSource(frames: frames / 2, channels: 3)),
+                ("mono", SyntheticSource(frames: frames, channels: 1)),
+            ]
+        }
+        let expected = BatchCollector()
+        for (name, source) in make() {
+            let processor = try SourceProcessor(
+                format: source.format, settings: settings, fileName: name, maximumBlock: 4096)
+            _ = try BatchRun.run(source: source, processor: processor) { expected.append($0) }
+        }
+        for jobs in [1, 2, 3, 8] {
+            let graph = PipelineGraph(
+                settings: settings, options: .init(jobs: jobs, ringCapacity: ringCapacity, framesPerJob: 37))
+            let records = BatchCollector()
+            _ = try await graph.run(inputs: make().map { PipelineGraph.Input(name: $0.0, source: $0.1) }) {
+                records.append($0)
+            }
+            #expect(records.records == expected.records, "jobs \(jobs)")
+        }
+        let windows = (frames - 256) / 100 + 1
+        #expect(expected.records.count == 3 * windows + 3 * ((frames / 2 - 256) / 100 + 1))
+    }
+
     /// One channel's first read goes straight into its block of samples (no copy out of the
     /// ring): with and without a filter, for a clip that fits and for inputs whose first
     /// read already holds whole jobs, the records are the sequential path's.

@@ -20,7 +20,7 @@ final class SourceProcessor {
     ///   before any sample is processed.
     init(format: StreamFormat, settings: PipelineSettings, fileName: String, maximumBlock: Int = 65_536) throws {
         let configuration = try settings.featureConfiguration(sampleRate: format.sampleRate)
-        let filters = try settings.filters.map { try $0.design(sampleRate: format.sampleRate) }
+        let filter = try settings.pieceFilter(sampleRate: format.sampleRate)
         self.format = format
         self.settings = settings
         self.fileName = fileName
@@ -28,7 +28,7 @@ final class SourceProcessor {
         columnCount = configuration.columnCount
         channels = format.channelNames.map { _ in
             ChannelProcessor(
-                filter: FilterChain(filters),
+                filter: filter.map { PiecewiseFilterCursor($0) },
                 extractor: FeatureExtractor(configuration: configuration),
                 frameLength: settings.frameLength,
                 hop: settings.hop,
