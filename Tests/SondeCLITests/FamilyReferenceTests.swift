@@ -35,10 +35,10 @@ struct FamilyCase: Decodable, CustomTestStringConvertible, Sendable {
         try expectProcessMatchesReference(
             inputs: testCase.inputs, arguments: testCase.args, expected: testCase.expected
         ) {
-            columns, got, want in
+            columns, got, want, unfilteredPeak in
             FeatureTolerance.mismatches(
                 columns: columns, got: got, want: want, sampleRate: testCase.fs, frameLength: testCase.window,
-                velocityLow: testCase.velocityLow)
+                velocityLow: testCase.velocityLow, unfilteredPeak: unfilteredPeak)
         }
     }
 }

@@ -30,8 +30,9 @@ struct ReferenceCase: Decodable, CustomTestStringConvertible, Sendable {
     func processMatchesReference(_ testCase: ReferenceCase) throws {
         let result = try expectProcessMatchesReference(
             inputs: testCase.inputs, arguments: testCase.args, expected: testCase.expected
-        ) { columns, got, want in
-            FeatureTolerance.mismatches(columns: columns, got: got, want: want, sampleRate: testCase.fs)
+        ) { columns, got, want, unfilteredPeak in
+            FeatureTolerance.mismatches(
+                columns: columns, got: got, want: want, sampleRate: testCase.fs, unfilteredPeak: unfilteredPeak)
         }
         if let note = testCase.expectedNote {
             #expect(

@@ -12,15 +12,17 @@ public enum FeatureTolerance {
     ///   - sampleRate: fs of the input, for the frequency floors.
     ///   - frameLength: N, for `spectral_flux`'s floor (docs/features.md section 7's columns only).
     ///   - velocityLow: LO of `--velocity-band`, for `velocity_rms`'s floor.
+    ///   - unfilteredPeak: with `--filter`, the same frame's peak without the filter: `A` is
+    ///     the larger of the two, since a filter's rounding scales with its input (0 without one).
     public static func mismatches(
         columns: [String], got: [String], want: [String], sampleRate: Double, frameLength: Int = 0,
-        velocityLow: Double = 10
+        velocityLow: Double = 10, unfilteredPeak: Double = 0
     ) -> [String] {
         var problems: [String] = []
         func value(_ name: String, in row: [String]) -> Double? {
             columns.firstIndex(of: name).flatMap { Double(row[$0]) }
         }
-        let peak = value("peak", in: want).map(abs) ?? 0
+        let peak = max(value("peak", in: want).map(abs) ?? 0, abs(unfilteredPeak))
         let amplitude = peak == 0 ? 1 : peak
         let totalPower = value("total_power", in: want) ?? 0
         // mel_*/mfcc_*: 1e-6·(1 + max_j |mel_j|) dB. Without mel columns, max |mfcc_j|/16 is
