@@ -71,6 +71,8 @@ enum StaticAssets {
         .list .values { font-variant-numeric: tabular-nums; display: block; }
         .list .comment { display: block; }
         .empty { color: var(--muted); }
+        #device-card p { overflow-wrap: anywhere; }
+        .device-failure { color: var(--bad); }
         .pages { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; margin-top: .8rem; }
         .pages .count { color: var(--muted); }
         table { border-collapse: collapse; width: 100%; background: var(--surface); font-variant-numeric: tabular-nums; }
