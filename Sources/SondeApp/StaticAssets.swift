@@ -65,12 +65,14 @@ enum StaticAssets {
         .status-text.not-connected::before { background: #7a8593; }
         .list { list-style: none; padding: 0; margin: 0; display: grid; gap: .6rem; }
         .list a { display: block; background: var(--surface); border: 1px solid var(--line); border-radius: .5rem;
-          padding: .7rem .9rem; color: var(--ink); text-decoration: none; }
+          padding: .7rem .9rem; color: var(--ink); text-decoration: none; overflow-wrap: anywhere; }
         .list a:hover { border-color: var(--accent); }
         .list .when { color: var(--muted); font-size: .9rem; display: block; }
         .list .values { font-variant-numeric: tabular-nums; display: block; }
         .list .comment { display: block; }
         .empty { color: var(--muted); }
+        #device-card p { overflow-wrap: anywhere; }
+        .device-failure { color: var(--bad); }
         .pages { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; margin-top: .8rem; }
         .pages .count { color: var(--muted); }
         table { border-collapse: collapse; width: 100%; background: var(--surface); font-variant-numeric: tabular-nums; }

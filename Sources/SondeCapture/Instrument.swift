@@ -10,8 +10,14 @@ import Synchronization
 /// and `sonde serve` on one machine see the same device.
 public final class Instrument: Sendable {
     public let connection: any DeviceConnectionService
-    /// The capture holding the device, if any.
-    private let running = Mutex<LiveCapture?>(nil)
+    private let state = Mutex(State())
+
+    private struct State {
+        /// The capture holding the device, if any.
+        var running: LiveCapture?
+        /// How the device's last capture failed, until a capture starts on it again.
+        var failure: DeviceFailure?
+    }
 
     public init(connection: any DeviceConnectionService) {
         self.connection = connection
@@ -47,14 +53,18 @@ public final class Instrument: Sendable {
     /// - Throws: `SondeError(.busy)` during a capture; `.invalidInput` for a bad profile.
     public func pair(profileText: String, profileSource: String, seed: UInt64) async throws -> PairedDevice {
         try refuseWhileBusy("pair again")
-        return try await connection.pair(profileText: profileText, profileSource: profileSource, seed: seed)
+        let paired = try await connection.pair(profileText: profileText, profileSource: profileSource, seed: seed)
+        state.withLock { $0.failure = nil }
+        return paired
     }
 
     /// Forgets the device; false when none was paired.
     /// - Throws: `SondeError(.busy)` during a capture.
     public func unpair() throws -> Bool {
         try refuseWhileBusy("unpair")
-        return try connection.unpair()
+        let unpaired = try connection.unpair()
+        state.withLock { $0.failure = nil }
+        return unpaired
     }
 
     /// The paired device, if any.
@@ -62,17 +72,29 @@ public final class Instrument: Sendable {
         try connection.current()
     }
 
+    /// Busy, free, or disconnected: a failure is shown only for the device paired now (the
+    /// CLI may have paired another since, in another process).
     public func status() throws -> InstrumentStatus {
-        if let capture = running.withLock({ $0 }) {
+        let (capture, failure) = state.withLock { ($0.running, $0.failure) }
+        if let capture {
             return .busy(deviceID: capture.device.id, user: capture.owner, since: capture.startedAt)
         }
         guard let device = try connection.current() else { return .notConnected }
+        if let failure, failure.deviceID == device.id {
+            return .disconnected(deviceID: device.id, failure: failure)
+        }
         return .idle(deviceID: device.id)
+    }
+
+    /// How the paired device's last capture failed, if it did and no capture started since.
+    public func lastFailure() throws -> DeviceFailure? {
+        guard case .disconnected(_, let failure) = try status() else { return nil }
+        return failure
     }
 
     /// The capture recording now (whoever's), so another tab of its owner can show it; nil
     /// once its recording ended, even before it is saved.
-    public var currentCapture: LiveCapture? { running.withLock { $0 } }
+    public var currentCapture: LiveCapture? { state.withLock { $0.running } }
 
     /// Starts a capture on the paired device for `owner`.
     /// - Parameter duration: seconds, or nil to run until stopped.
@@ -85,21 +107,36 @@ public final class Instrument: Sendable {
             throw SondeError(.invalidArgument, "Device not connected")
         }
         let id = Self.randomID()
-        return try running.withLock { running in
-            if let other = running { throw Self.busy(other) }
-            let capture = try LiveCapture(
-                id: id, owner: owner, device: device, settings: settings, duration: duration, options: options,
-                release: { [weak self] in self?.finished(id: id) })
-            // A graph that ends at once releases after this lock: the order holds.
-            running = capture
+        return try state.withLock { state in
+            if let other = state.running { throw Self.busy(other) }
+            let capture: LiveCapture
+            do {
+                capture = try LiveCapture(
+                    id: id, owner: owner, device: device, settings: settings, duration: duration, options: options,
+                    release: { [weak self] failure in self?.finished(id: id, device: device.id, failure: failure) })
+            } catch let error as DeviceOpenFailure {
+                // The device is not there (unplugged, the command cannot start): Main says so.
+                state.failure = DeviceFailure(deviceID: device.id, error: error.underlying, at: WallClock.now())
+                throw error.underlying
+            }
+            // A graph that ends at once releases after this lock: the order holds. The
+            // device answered: a failure shown before is over (a new one replaces it).
+            state.running = capture
+            state.failure = nil
             return capture
         }
     }
 
-    /// Frees the device when capture `id`'s recording ends (stop, duration, device error);
-    /// a later capture holding it is left alone.
-    private func finished(id: String) {
-        running.withLock { if $0?.id == id { $0 = nil } }
+    /// Frees the device when capture `id`'s recording ends (stop, duration, device error),
+    /// and remembers a device error for Main; a later capture holding it is left alone.
+    private func finished(id: String, device: String, failure: (any Error)?) {
+        state.withLock { state in
+            guard state.running?.id == id else { return }
+            state.running = nil
+            if let failure {
+                state.failure = DeviceFailure(deviceID: device, error: failure, at: WallClock.now())
+            }
+        }
     }
 
     /// 128 random bits as 32 hex digits.
@@ -112,7 +149,7 @@ public final class Instrument: Sendable {
     }
 
     private func refuseWhileBusy(_ action: String) throws {
-        if let capture = running.withLock({ $0 }) {
+        if let capture = state.withLock({ $0.running }) {
             var error = Self.busy(capture)
             error.message += "; \(action) when it ends"
             throw error

@@ -29,8 +29,9 @@ public final class LiveCapture: Sendable {
     private let run: Task<PipelineGraph.Summary, any Error>
     private let started: ContinuousClock.Instant
     private let box: Box
-    /// Tells the instrument it is free again; called when the graph ends.
-    private let release: @Sendable () -> Void
+    /// Tells the instrument it is free again, and the graph's error (a device failure);
+    /// called once when the graph ends.
+    private let release: @Sendable ((any Error)?) -> Void
 
     private enum Disposition {
         case open
@@ -57,12 +58,19 @@ public final class LiveCapture: Sendable {
 
     /// Starts the graph at once. `Instrument.startCapture` is the way in: it checks that
     /// no other capture runs.
-    /// - Throws: `SondeError` for a damaged pairing or settings the device's rate cannot use.
+    /// - Throws: `SondeError` for a damaged pairing or settings the device's rate cannot use;
+    ///   `DeviceOpenFailure` around the error of a real instrument that cannot be opened.
     init(
         id: String, owner: Account, device: PairedDevice, settings: PipelineSettings, duration: Double?,
-        options: CaptureOptions, release: @escaping @Sendable () -> Void
+        options: CaptureOptions, release: @escaping @Sendable ((any Error)?) -> Void
     ) throws {
-        let opened = try InstrumentSources.open(device)
+        let opened: InstrumentSources.Opened
+        do {
+            opened = try InstrumentSources.open(device)
+        } catch {
+            guard device.instrument != nil else { throw error }
+            throw DeviceOpenFailure(underlying: error)
+        }
         let rate = opened.source.format.sampleRate
         try settings.validate(sampleRate: rate)
         let columns = try settings.valueColumns(sampleRate: rate)
@@ -90,19 +98,25 @@ public final class LiveCapture: Sendable {
         let input = PipelineGraph.Input(
             name: device.id, source: source, clock: .wallClock(sampleRate: rate, epochOfFirstSample: startedAt))
         run = Task {
+            var failure: (any Error)?
             defer {
                 box.state.withLock {
                     $0.endedAt = ContinuousClock.now
                     $0.endedAtWallClock = WallClock.now()
                 }
-                release()
+                release(failure)
             }
-            return try await graph.run(inputs: [input]) { batch in
-                box.state.withLock { state in
-                    state.batches.append(batch)
-                    if batch.frameCount > 0 { state.newest = batch }
-                    state.frames += batch.frameCount
+            do {
+                return try await graph.run(inputs: [input]) { batch in
+                    box.state.withLock { state in
+                        state.batches.append(batch)
+                        if batch.frameCount > 0 { state.newest = batch }
+                        state.frames += batch.frameCount
+                    }
                 }
+            } catch {
+                failure = error
+                throw error
             }
         }
     }

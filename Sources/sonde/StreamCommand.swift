@@ -219,7 +219,10 @@ struct StreamCommand: AsyncParsableCommand {
         }
         let paced = instrumentLosses == nil && (isDevice ? !asFastAsPossible : realtime)
         var clock: LiveClockSource?
-        if instrumentLosses == nil && (paced || arrivals != nil) {
+        // Unpaced, the clock only notes when each read returns, for --stats: for a real
+        // instrument that is when its samples reached sonde (a PCM period, a command's write
+        // taken from the pipe), the start of each record's latency.
+        if paced || arrivals != nil {
             let policy = onOverrun ?? (isDevice ? .dropOldest : .block)
             let live = LiveClockSource(base: base, policy: policy, paced: paced, arrivals: arrivals)
             clock = live

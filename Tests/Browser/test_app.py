@@ -27,7 +27,9 @@ field and button by its visible label:
 With `--postgres` (under `Tests/Postgres/pg_cluster.sh run`) the server and the command
 line share a new database on that PostgreSQL server instead of the SQLite file.
 
-usage: test_app.py path/to/sonde [--screenshots DIR] [--postgres]
+usage: test_app.py path/to/sonde [--screenshots DIR] [--postgres] [--only STEP ...]
+(STEP: paging, login stories, whole flow, keyboard walk, never loses a measurement,
+command device, screens, reset flood)
 """
 
 import csv
@@ -715,9 +717,11 @@ def never_loses_a_measurement(app, check, freeze_seconds, offline_seconds):
         judy_browser.quit()
 
 
-def command_device(app, check):
+def command_device(app, check, screenshots):
     """Issue 46: a command device paired from the command line is measured and saved in the
-    app, and the export's values are those `sonde process` gives for the same samples."""
+    app, and the export's values are those `sonde process` gives for the same samples; one
+    that fails mid-capture shows on Main as disconnected (axe-clean, its long command line
+    wrapped inside the card at phone width; screenshot `main-disconnected-phone.png`)."""
     folder = tempfile.mkdtemp(prefix="sonde-app-command-")
     browser = Browser(1280, 900)
     try:
@@ -765,11 +769,80 @@ def command_device(app, check):
         for name in names:
             check([row[name] for row in exported] == [row[name] for row in expected],
                   f"the saved {name} differs from process's")
+        unplugged(app, check, browser, samples, screenshots)
         check(browser.console_errors() == [], f"console errors (command device): {browser.console_errors()}")
     finally:
         browser.quit()
         app.cli("device", "unpair")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def unplugged(app, check, browser, samples, screenshots):
+    """A command that writes 1 s of samples, complains and exits 3 (the probe came loose):
+    after a measurement on it, Main says the device is disconnected, why and when. Its
+    command line is long, with a long unbroken word: at phone width it wraps in the card."""
+    driver = browser.driver
+    serial = "--probe-serial=" + "A7F3C9E1" * 8
+    # It writes 1 s at once, then fails 2 s later: the New measurement page has loaded
+    # (a capture that fails before the page's first trend images load has them answer 404).
+    failing = f"head -c 32000 '{samples}'; sleep 2; : {serial}; echo the probe came loose >&2; exit 3"
+    app.cli("device", "unpair")
+    paired = app.cli("device", "pair", "--command", failing, "--rate", "8000", "--channels", "1",
+                     "--sample-type", "f32le")
+    check(paired.returncode == 0, f"pairing the failing command device: {paired.stderr.decode()}")
+    driver.get(app.url + "/")
+    control(driver, "Start new measurement").click()
+    check(wait_for(lambda: path_of(driver) == "/measurements/new"), f"start ended on {driver.current_url}")
+
+    def disconnected():
+        """The visible lines of Main that say so, by their text."""
+        driver.get(app.url + "/")
+        status = visible(driver.find_elements(By.XPATH, "//*[normalize-space()='Device disconnected']"))
+        why = visible(driver.find_elements(By.XPATH, "//p[starts-with(normalize-space(), 'Disconnected: ')]"))
+        return status and why and why[0].text
+    why = wait_for(disconnected, timeout=20, interval=0.5)
+    check(bool(why), "Main does not show the failed command device as disconnected")
+    if not why:
+        return
+    check("status 3" in why and "the probe came loose" in why and re.search(r", at \d{4}-\d\d-\d\d \d\d:", why),
+          f"Main's disconnected line lacks the error or its time: {why!r}")
+    card = driver.find_element(By.ID, "device-card").text
+    check("command `head -c 32000" in card, f"Main does not name the failed device: {card!r}")
+    check(bool(visible(driver.find_elements(
+        By.XPATH, "//*[self::button][normalize-space()='Start new measurement']"))),
+        "a disconnected device offers no new measurement (it may be plugged back in)")
+    axe = Axe(driver)
+    for size, (width, height) in SIZES.items():
+        driver.set_window_size(width, height)
+        driver.get(app.url + "/")
+        wait_for(disconnected)
+        axe.inject()
+        violations = axe.run()["violations"]
+        check(not violations, f"axe on main-disconnected at {size}: " + "; ".join(
+            f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in violations))
+        # Nothing in the card is wider than the card: the command line wraps.
+        overflow = driver.execute_script("""
+            const card = document.getElementById('device-card');
+            const box = card.getBoundingClientRect();
+            const wide = [...card.querySelectorAll('*')].filter(e => {
+              const r = e.getBoundingClientRect();
+              return r.right > box.right + 0.5 || e.scrollWidth > e.clientWidth + 0.5;
+            }).map(e => e.tagName + '#' + e.id + ' ' + e.textContent.slice(0, 40));
+            const outside = [...document.body.querySelectorAll('*')].filter(
+              e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5
+            ).map(e => e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 40));
+            return {wide: wide, page: document.documentElement.scrollWidth > window.innerWidth,
+                    outside: outside.slice(0, 5)};""")
+        check(not overflow["wide"] and not overflow["page"],
+              f"main-disconnected at {size} overflows: {overflow}")
+        if size == "phone":
+            os.makedirs(screenshots, exist_ok=True)
+            path = os.path.join(screenshots, "main-disconnected-phone.png")
+            driver.execute_script("document.getElementById('device-title').scrollIntoView()")
+            time.sleep(0.1)
+            driver.save_screenshot(path)
+            small_png(path)
+    driver.set_window_size(1280, 900)
 
 
 def reset_flood(app, check):
@@ -1003,6 +1076,8 @@ def main():
     screenshots = SCREENSHOTS
     if "--screenshots" in sys.argv[2:]:
         screenshots = os.path.abspath(sys.argv[sys.argv.index("--screenshots") + 1])
+    # `--only "command device"` (repeatable): run only the named steps, while working on one.
+    only = [sys.argv[i + 1] for i, word in enumerate(sys.argv[:-1]) if i >= 2 and word == "--only"]
     database = None
     if "--postgres" in sys.argv[2:]:
         # A new database on the server `Tests/Postgres/pg_cluster.sh run` started.
@@ -1020,7 +1095,9 @@ def main():
                            # (past the 10 s that used to discard a capture) on PostgreSQL.
                            ("never loses a measurement", lambda a, c: never_loses_a_measurement(
                                a, c, 12 if database else 60, 5 if database else 30)),
-                           ("command device", command_device)):
+                           ("command device", lambda a, c: command_device(a, c, screenshots))):
+            if only and name not in only:
+                continue
             started = time.monotonic()
             try:
                 step(app, check)
@@ -1029,18 +1106,23 @@ def main():
             print(f"{name}: {time.monotonic() - started:.1f} s")
         started = time.monotonic()
         try:
-            screens_checked(app, check, screenshots)
+            if not only or "screens" in only:
+                screens_checked(app, check, screenshots)
         except Exception as error:
             check(False, f"screens: {type(error).__name__}: {error}")
         print(f"axe and screenshots: {time.monotonic() - started:.1f} s")
         # Last: it uses up this client's reset requests.
         try:
-            reset_flood(app, check)
+            if not only or "reset flood" in only:
+                reset_flood(app, check)
         except Exception as error:
             check(False, f"reset flood: {type(error).__name__}: {error}")
         if check.failures:
             print("server log:", "".join(app.log[-20:]))
     engine = "PostgreSQL" if database else "SQLite"
+    if only:
+        check.finish(f"ok ({engine}): only {', '.join(only)}")
+        return
     check.finish(f"ok ({engine}): the app's login stories, whole flow, keyboard walk, paging, capture survival "
                  "and axe checks pass")
 

@@ -73,4 +73,19 @@ import Testing
         #expect(DisplayFormat.time(0) == "1970-01-01 00:00:00 UTC")
         #expect(DisplayFormat.elapsed(65.9) == "1:05")
     }
+
+    /// Issue 46: Main's card names a device that failed, with its error and when, escaped,
+    /// and still offers a new measurement (it may be plugged back in).
+    @Test func aDisconnectedDeviceCardSaysWhyAndWhen() {
+        let card = MainView.deviceHTML(
+            .disconnected(deviceID: "command-1 (command `x`)", message: "exited <3>", at: 61), csrf: "t"
+        ).text
+        #expect(card.contains("Device disconnected"))
+        #expect(card.contains("Disconnected: exited &lt;3&gt;, at 1970-01-01 00:01:01 UTC"))
+        #expect(card.contains("Device command-1 (command `x`)"))
+        #expect(card.contains("Start new measurement"))
+        #expect(
+            MainView.stateKey(of: MainView.deviceHTML(.connected(deviceID: "command-1"), csrf: "t"))
+                != MainView.stateKey(of: HTML(trusted: card)), "the open page replaces the card")
+    }
 }

@@ -63,6 +63,15 @@ import _SondeTestSupport
         let expected = try processed(file, frames: 1000)
         #expect(!expected.isEmpty)
         #expect(try values(streamed.stdout) == expected, "the command's records differ from process's")
+        // --stats times every record from its window's last sample read from the command.
+        let timed = try SondeBinary.run(
+            ["stream", "--window", "256", "--hop", "128", "--features", "rms,peak,kurtosis", "--stats"],
+            environment: env)
+        #expect(timed.status == 0, "\(timed.stderr)")
+        #expect(try values(timed.stdout) == expected, "--stats changed the records")
+        #expect(
+            timed.stderr.contains("0 dropped") && timed.stderr.contains("; latency p50 ")
+                && timed.stderr.contains("over \(expected.count) records"), "\(timed.stderr)")
         // Options a command device cannot use, and a command that fails.
         let missing = try SondeBinary.run(
             ["device", "pair", "--command", "cat x", "--rate", "8000", "--channels", "2"], environment: env)

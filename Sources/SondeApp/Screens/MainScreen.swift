@@ -62,6 +62,8 @@ struct MainScreen: Sendable {
         switch try instrument.status() {
         case .notConnected: return .notConnected
         case .idle(let id): return .connected(deviceID: named(id))
+        case .disconnected(let id, let failure):
+            return .disconnected(deviceID: named(id), message: failure.message, at: failure.at)
         case .busy(let id, let user, let since):
             return user.id == session.account.id
                 ? .measuring(deviceID: named(id)) : .busy(deviceID: named(id), user: user.email, since: since)

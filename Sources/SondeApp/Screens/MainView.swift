@@ -6,6 +6,9 @@ struct MainView: Sendable {
     enum Device: Sendable, Equatable {
         case notConnected
         case connected(deviceID: String)
+        /// Paired, but its last capture failed at `at` (seconds since 1970) with `message`
+        /// (unplugged, its command exited); a new measurement may still be started.
+        case disconnected(deviceID: String, message: String, at: Double)
         /// Another user is measuring.
         case busy(deviceID: String, user: String, since: Double)
         /// This user is measuring (in another tab, say).
@@ -84,6 +87,18 @@ struct MainView: Sendable {
                 <div class="actions"><button type="submit">Start new measurement</button>\(PageLayout.spinner)</div>
                 </form>
                 </div>
+                <p class="empty">Device \(id)</p>
+                """
+        case .disconnected(let id, let message, let at):
+            return """
+                <div class="status">
+                <p class="status-text not-connected" id="device-status">Device disconnected</p>
+                <form method="post" action="\(AppRoute.newMeasurement.path)" data-async>
+                \(PageLayout.csrfField(csrf))
+                <div class="actions"><button type="submit">Start new measurement</button>\(PageLayout.spinner)</div>
+                </form>
+                </div>
+                <p class="device-failure" id="device-failure">Disconnected: \(message), at \(DisplayFormat.time(at))</p>
                 <p class="empty">Device \(id)</p>
                 """
         case .busy(let id, let user, let since):
