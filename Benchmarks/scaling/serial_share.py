@@ -3,6 +3,7 @@
 
     python3 Benchmarks/scaling/serial_share.py --sonde .build/release/sonde [--jobs 1,2] [--rounds 3]
     python3 Benchmarks/scaling/serial_share.py --sonde ./sonde --jobs 1,2,4,8,16     # a 16-core machine
+    python3 Benchmarks/scaling/serial_share.py --sonde new/sonde --baseline old/sonde  # two builds in pairs
 
 Each round runs every shape at every --jobs in turn (so a drift of the machine's speed
 touches them alike) with `--cpu-report`, and keeps the wall time and the report: CPU of
@@ -11,7 +12,10 @@ worker spent, over the run's CPU) and the framer's share (on the workers, but on
 a time per input). Prints one Markdown table of medians: the speed-up of each --jobs over
 --jobs 1 (pairwise within a round), and Amdahl's 16-core bound from the serial share at
 the most jobs. Inputs are written once under --work (default /tmp/sonde-scaling, ~1 GB)
-and read once before timing, so the page cache holds them.
+and read once before timing, so the page cache holds them. With `--baseline`, each run of
+the build under test is followed by the same run of the baseline build, and the table adds
+each shape's wall time against the baseline at every --jobs (median of the pairs' ratios,
+below 1 when the build under test is faster).
 """
 
 from __future__ import annotations
@@ -87,21 +91,27 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--work", default="/tmp/sonde-scaling")
     parser.add_argument("--only", help="run only the shapes whose name contains this text")
+    parser.add_argument("--baseline", help="a second sonde binary run in pairs with --sonde (today's main)")
     args = parser.parse_args()
     jobs = [int(value) for value in args.jobs.split(",")]
     make_inputs(args.work, sys.executable)
     chosen = [shape for shape in shapes(args.work) if args.only is None or args.only in shape[0]]
     # results[shape][jobs] = [(wall, report), ...] one per round
     results = {name: {j: [] for j in jobs} for name, _ in chosen}
+    baseline = {name: {j: [] for j in jobs} for name, _ in chosen}
     for round_number in range(args.rounds):
         for name, arguments in chosen:
             for j in jobs:
                 results[name][j].append(run(args.sonde, arguments, j))
+                if args.baseline:
+                    baseline[name][j].append(run(args.baseline, arguments, j))
         print(f"round {round_number + 1} of {args.rounds} done", file=sys.stderr)
 
     most = jobs[-1]
     header = ["shape"] + [f"jobs {j}" for j in jobs] + [f"{j} vs {jobs[0]}" for j in jobs[1:]]
     header += [f"serial share (jobs {most})", f"framer share (jobs {most})", "Amdahl, 16 cores"]
+    if args.baseline:
+        header += [f"jobs {j} vs baseline" for j in jobs]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for name, _ in chosen:
@@ -113,7 +123,15 @@ def main() -> None:
         serial = statistics.median(report[4] for _, report in runs[most])
         framer = statistics.median(report[5] for _, report in runs[most])
         bound = 1 / (serial + (1 - serial) / 16)
-        print(f"| {name} | " + " | ".join(walls + speedups + [f"{serial:.3f}", f"{framer:.3f}", f"{bound:.1f}x"]) + " |")
+        cells = walls + speedups + [f"{serial:.3f}", f"{framer:.3f}", f"{bound:.1f}x"]
+        if args.baseline:
+            pairs = baseline[name]
+            cells += [
+                f"{statistics.median(a[0] / b[0] for a, b in zip(runs[j], pairs[j])):.2f}"
+                + f" ({statistics.median(b[0] for b in pairs[j]):.3f} s)"
+                for j in jobs
+            ]
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
