@@ -104,7 +104,8 @@ public struct PiecewiseFilterCursor: Sendable {
     /// Filters two adjacent channels of an interleaved block into two outputs, each cursor
     /// continuing from its previous call: the doubles `process(_:)` gives each channel, with
     /// the two channels in the lanes of one `SIMD2` pass (a cursor that derives its start
-    /// states runs a second pass for the pieces from zero), reading the block directly.
+    /// states runs them beside the pieces from zero in the four lanes of a `SIMD4` pass),
+    /// reading the block directly.
     /// - Parameters:
     ///   - interleaved: the first channel's first sample; the second channel's follows it.
     ///   - stride: samples from one frame to the next (the block's channel count, at least 2).
@@ -133,24 +134,35 @@ public struct PiecewiseFilterCursor: Sendable {
                 first.loaded && second.loaded, "PiecewiseFilterCursor.process: piece \(first.piece) has no start state")
             let count = Swift.min(firstOutput.count - done, first.samplesToPieceEnd)
             let input = interleaved + done * stride
-            SOSFilter.process(
-                &first.running, &second.running, interleaved: input, stride: stride,
-                into: UnsafeMutableBufferPointer(rebasing: firstOutput[done..<(done + count)]),
-                UnsafeMutableBufferPointer(rebasing: secondOutput[done..<(done + count)]))
-            if first.computesStartStates {
+            if first.computesStartStates, let firstBase = firstOutput.baseAddress,
+                let secondBase = secondOutput.baseAddress
+            {
+                // Both channels from `s[b]` and from zero in the four lanes of one pass.
                 firstScratch.withUnsafeMutableBufferPointer { a in
                     secondScratch.withUnsafeMutableBufferPointer { b in
+                        guard let a = a.baseAddress, let b = b.baseAddress else { return }
+                        var lanes = [first.running, second.running, first.zeroStarted, second.zeroStarted]
                         var chunk = 0
                         while chunk < count {
-                            let n = Swift.min(count - chunk, a.count)
+                            let n = Swift.min(count - chunk, Self.scratchSamples)
+                            let left = SOSFilter.StridedSamples(input + chunk * stride, stride: stride)
+                            let right = SOSFilter.StridedSamples(input + chunk * stride + 1, stride: stride)
                             SOSFilter.process(
-                                &first.zeroStarted, &second.zeroStarted, interleaved: input + chunk * stride,
-                                stride: stride, into: UnsafeMutableBufferPointer(rebasing: a[0..<n]),
-                                UnsafeMutableBufferPointer(rebasing: b[0..<n]))
+                                lanes: &lanes, inputs: [left, right, left, right],
+                                outputs: [firstBase + done + chunk, secondBase + done + chunk, a, b], count: n)
                             chunk += n
                         }
+                        first.running = lanes[0]
+                        second.running = lanes[1]
+                        first.zeroStarted = lanes[2]
+                        second.zeroStarted = lanes[3]
                     }
                 }
+            } else {
+                SOSFilter.process(
+                    &first.running, &second.running, interleaved: input, stride: stride,
+                    into: UnsafeMutableBufferPointer(rebasing: firstOutput[done..<(done + count)]),
+                    UnsafeMutableBufferPointer(rebasing: secondOutput[done..<(done + count)]))
             }
             done += count
             first.frame += count

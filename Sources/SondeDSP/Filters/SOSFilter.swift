@@ -12,8 +12,9 @@
 public struct SOSFilter: Sendable {
     /// The design being run.
     public let sections: SecondOrderSections
-    /// `b0 b1 b2 a1 a2` per section (`a0` is 1 and never used).
-    private let taps: [Double]
+    /// `b0 b1 b2 a1 a2` per section (`a0` is 1 and never used); internal for the four-lane
+    /// form (`SOSFilter+LaneQuads.swift`).
+    let taps: [Double]
     /// `z0 z1` per section (internal, not private: `SOSFilter+State.swift` sets and reads it
     /// for a filter cut into pieces).
     var state: [Double]
