@@ -39,11 +39,19 @@ struct NewMeasurementScreen: Sendable {
             return .json("{\"navigate\":\"\(AppRoute.main.path)\"}")
         }
         screens.get(signedIn: AppRoute.newMeasurement.path + "/trend/:slot/:channel") { _, context, session in
-            guard let capture = captures.capture(for: session.account),
-                let slot = context.parameters.get("slot", as: Int.self),
-                let channel = context.parameters.get("channel", as: Int.self),
-                let svg = captures.trendSVG(of: capture, slot: slot, channel: channel)
+            guard let slot = context.parameters.get("slot", as: Int.self),
+                let channel = context.parameters.get("channel", as: Int.self)
             else { throw WebError.notFound }
+            // Ended (a device failure, Stop in another tab, the time limit): the page goes to
+            // its draft at its next poll; a trend it asked for meanwhile is blank, not a 404
+            // the browser logs as an error.
+            let svg =
+                if let capture = captures.capture(for: session.account) {
+                    captures.trendSVG(of: capture, slot: slot, channel: channel)
+                } else {
+                    Self.endedTrendSVG
+                }
+            guard let svg else { throw WebError.notFound }
             return .download(
                 ResponseBody(byteBuffer: ByteBuffer(string: svg)), fileName: "trend.svg", contentType: "image/svg+xml")
         }
@@ -72,6 +80,11 @@ struct NewMeasurementScreen: Sendable {
 
     /// `{"elapsed": 3.2, "frames": 150, "channels": [{"name": ..., "values": [...]}]}`;
     /// a value not yet measured (or not finite) is null.
+    /// The trend of a capture that has ended: an empty chart of the live one's size.
+    static let endedTrendSVG =
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"380\" height=\"170\" viewBox=\"0 0 380 170\" "
+        + "role=\"img\" aria-label=\"Recording ended\"></svg>"
+
     static func json(_ values: LiveValues) -> String {
         let channels = values.channels.map { channel -> String in
             let numbers = channel.values.map { value -> String in value.isFinite ? String(value) : "null" }
