@@ -115,11 +115,11 @@ def main() -> None:
 
     os.makedirs(arguments.out, exist_ok=True)
     target = os.path.join(arguments.out, f"{name}-{release}-{tag}.whl")
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+    # Stored, not compressed: `auditwheel repair` writes the wheel again, compressed.
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as archive:
         for path, data, mode in files:
             info = zipfile.ZipInfo(path, date_time=(2020, 1, 1, 0, 0, 0))
             info.external_attr = (0o100000 | mode) << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
     print(target)
 

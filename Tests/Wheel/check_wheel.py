@@ -4,21 +4,24 @@ binary (`make wheel-check`).
     check_wheel.py --auditwheel AUDITWHEEL --deps-python PYTHON WHEEL
 
 1. `auditwheel show` agrees with the platform tag in the wheel's name (run beside 2-4).
-2. A new venv (python -m venv, no system site-packages) in a temporary folder outside the
-   checkout. Its dependencies come from the test venv (PYTHON) with no network: a folder of
-   links to exactly the distributions the wheel's Requires-Dist needs (numpy, pandas,
-   pyarrow and what they require, resolved from their own metadata) is put on its path
-   by a .pth file; `pip install --no-index WHEEL` then installs only if those declared
-   dependencies are met, and nothing the wheel does not declare is importable.
+2. A new venv (python -m venv: no system site-packages; no pip, the test venv's installs
+   into it) in a temporary folder outside the checkout. Its dependencies come from the
+   test venv (PYTHON) with no network: a folder of links to exactly the distributions the
+   wheel's Requires-Dist needs (numpy, pandas, pyarrow and what they require, resolved
+   from their own metadata) is put on its path by a .pth file; `pip install --no-index
+   WHEEL` then installs only if those declared dependencies are met, and nothing the
+   wheel does not declare is importable.
 3. From that folder, with PATH = the venv's bin, /usr/bin and /bin (no sonde, no Swift:
    checked), SONDE_BIN unset and LD_LIBRARY_PATH empty: `sonde --version` and an exit
    status through the console script, `import sonde` measuring a file with the carried
-   binary, and ldd of that binary: every library inside the installed package or one of
-   glibc's, libstdc++, libgcc_s (its RUNPATH only $ORIGIN-relative, so the build tree and
-   the toolchain are never looked in).
-4. The test packages (pytest, scipy, polars, librosa, linked the same way) added, the package's
-   tests (python/tests) against the installed package (SONDE_TEST_INSTALLED=1: they import
-   it from the venv and take the carried binary as the CLI they compare with).
+   binary, and ldd of that binary: every library inside the installed package or one the
+   manylinux policy lets it take from the system (glibc's, libstdc++, libgcc_s, libz);
+   its RUNPATH only $ORIGIN-relative, so the build tree and the toolchain are never
+   looked in. The build tree stays where it is (the rest of `make test` runs from it):
+   nothing installed points into it.
+4. The test packages (pytest, scipy, polars, librosa, linked the same way) added, the
+   package's tests (python/tests) against the installed package (SONDE_TEST_INSTALLED=1:
+   they import it from the venv and take the carried binary as the CLI they compare with).
 
 Prints each step's seconds and the wheel's size and install time.
 """
@@ -125,9 +128,10 @@ def check_tag(shown: str, wheel: str) -> str:
     return claimed.group(1)
 
 
-def check_libraries(binary: str, package_folder: str, environment: dict) -> list[str]:
-    """ldd of the carried binary: (name, path) for each library, each inside the installed
-    package or a system one of SYSTEM_LIBRARIES; its RUNPATH names no absolute folder."""
+def check_libraries(binary: str, libraries_folder: str, environment: dict) -> list[str]:
+    """ldd of the carried binary: each library in the wheel's libraries_folder (whose names
+    it returns) or a system one of SYSTEM_LIBRARIES; its RUNPATH names no absolute folder."""
+    libraries_folder = os.path.realpath(libraries_folder)
     dynamic = run(["readelf", "-d", binary]).stdout
     paths = re.findall(r"\((?:RUNPATH|RPATH)\)\s+Library r(?:un)?path: \[(.*)\]", dynamic)
     assert paths, f"{binary} has no RUNPATH: its bundled libraries cannot be found"
@@ -138,13 +142,14 @@ def check_libraries(binary: str, package_folder: str, environment: dict) -> list
     for line in listed.splitlines():
         line = line.strip()
         assert "not found" not in line, f"ldd {binary}: {line}"
-        match = re.match(r"(\S+) => (\S+) \(", line) or re.match(r"(/\S+) \(", line)
+        # "libfftw3.so.3 => /path (0x...)", or the loader's "/lib64/ld-linux-x86-64.so.2 (0x...)"
+        match = re.match(r"(\S+) => (\S+) \(", line) or re.match(r"((/\S+)) \(", line)
         if match is None:
             assert line.startswith("linux-vdso"), line
             continue
-        name, path = (match.group(1), match.group(2)) if match.re.groups == 2 else (os.path.basename(match.group(1)), match.group(1))
+        name, path = os.path.basename(match.group(1)), match.group(2)
         real = os.path.realpath(path)
-        if real.startswith(package_folder + os.sep):
+        if real.startswith(libraries_folder + os.sep):
             bundled.append(name)
         else:
             assert name in SYSTEM_LIBRARIES, f"ldd {binary}: {name} resolves outside the wheel, to {path}"
@@ -163,7 +168,9 @@ def main() -> None:
 
     # `auditwheel show` reads every ELF file's symbols again (about a minute for the debug
     # binary on a loaded 2-core machine): it runs beside the rest, checked at the end.
-    show = subprocess.Popen([arguments.auditwheel, "show", wheel], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    show = subprocess.Popen(
+        [arguments.auditwheel, "show", wheel], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
 
     with tempfile.TemporaryDirectory(prefix="sonde-wheel-check-") as folder:
         assert not os.path.realpath(folder).startswith(os.path.realpath(ROOT) + os.sep)
@@ -171,7 +178,9 @@ def main() -> None:
         # The interpreter the test venv was made from: a venv made from a venv's Python
         # would be the same, but this says where it comes from.
         base = run([arguments.deps_python, "-c", "import sys; print(sys._base_executable)"]).stdout.strip()
-        run([base, "-m", "venv", venv])
+        # Without pip of its own (ensurepip: seconds of CPU): the test venv's pip installs
+        # into it (`pip --python`), resolving against what the new venv sees.
+        run([base, "-m", "venv", "--without-pip", venv])
         python = os.path.join(venv, "bin", "python")
         site = run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"]).stdout.strip()
         dependencies = link_view(arguments.deps_python, requires_dist(wheel), os.path.join(folder, "dependencies"))
@@ -180,9 +189,10 @@ def main() -> None:
         started = step(f"new venv, dependencies linked ({', '.join(sorted(dependencies))})", started)
 
         install_started = time.monotonic()
-        run([python, "-m", "pip", "install", "--no-index", "--disable-pip-version-check", "-q", wheel])
+        pip = [arguments.deps_python, "-m", "pip", "--python", python, "--disable-pip-version-check"]
+        run([*pip, "install", "--no-index", "-q", wheel])
         install_seconds = time.monotonic() - install_started
-        run([python, "-m", "pip", "check", "--disable-pip-version-check"])
+        run([*pip, "check"])
         started = step("pip install --no-index of the wheel, pip check", started)
 
         system_path = "/usr/bin:/bin"
@@ -213,7 +223,7 @@ def main() -> None:
         assert where == os.path.join(package_folder, "__init__.py"), where
         assert binary == os.path.join(package_folder, "_bin", "sonde"), binary
         assert shape == "(256, 1)", shape
-        bundled = check_libraries(binary, site, environment)
+        bundled = check_libraries(binary, os.path.join(site, "sonde.libs"), environment)
         print(f"  the carried binary: {len(bundled)} bundled libraries, the rest glibc's and GCC's")
         started = step("sonde --version, exit status, import sonde, ldd", started)
 
