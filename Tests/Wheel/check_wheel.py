@@ -232,7 +232,7 @@ def main() -> None:
         assert binary == os.path.join(package_folder, "_bin", "sonde"), binary
         assert shape == "(256, 1)", shape
         bundled = check_libraries(binary, os.path.join(site, "sonde.libs"), environment)
-        print(f"  the carried binary: {len(bundled)} bundled libraries, the rest glibc's and GCC's")
+        print(f"  the carried binary: {len(bundled)} bundled libraries, the rest glibc's, GCC's, zlib")
         started = step("sonde --version, exit status, import sonde, ldd", started)
 
         tests = link_view(arguments.deps_python, TEST_REQUIREMENTS, os.path.join(folder, "tests"))
