@@ -8,9 +8,10 @@
     sonde.feature_names()     # every name `features=` takes
     sonde.features()          # every column: its unit and where docs/features.md defines it
 
-The `sonde` binary (on PATH, or named by SONDE_BIN) does the work and writes Parquet;
-this package reads it with pyarrow, so every value is the binary's, bit for bit. What the
-binary notes on standard error arrives as `sonde.SondeWarning`.
+The `sonde` binary does the work and writes Parquet; this package reads it with pyarrow, so
+every value is the binary's, bit for bit. Which binary: `sonde.find_binary()` (SONDE_BIN,
+else the one the wheel carries, else `sonde` on PATH). What the binary notes on standard
+error arrives as `sonde.SondeWarning`.
 """
 
 from __future__ import annotations
@@ -113,7 +114,8 @@ def spectrum(
     - window, hop: the segment length (a power of two) and the step between segments.
     - filters: filter specs applied first, as for `Measurer`.
     - rate, channels, sample_type: how to read the file, as for `Measurer.process_file`.
-    - sonde_bin: the binary to run; default $SONDE_BIN, else `sonde` on PATH.
+    - sonde_bin: the binary to run; default as `sonde.find_binary()`: $SONDE_BIN, else the one
+      the wheel carries, else `sonde` on PATH.
     """
     arguments = ["spectrum", os.fspath(path), "--window", str(window)]
     if hop is not None:

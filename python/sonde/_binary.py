@@ -25,7 +25,7 @@ class SondeError(RuntimeError):
 
 
 class SondeNotFound(FileNotFoundError):
-    """No sonde binary on PATH and none named by SONDE_BIN."""
+    """No sonde binary: none named by SONDE_BIN, none in the package, none on PATH."""
 
 
 class SondeWarning(UserWarning):
@@ -52,22 +52,47 @@ def notes(stderr: str) -> list[str]:
 
 
 HOW_TO_GET_ONE = (
-    "build it in the sonde repository with `make build` and put .build/release/sonde on PATH, "
-    "or set SONDE_BIN to its path"
+    "install the wheel, which carries one (`make wheel` in the sonde repository, then "
+    "`pip install dist/sonde-*.whl`), or build it there with `make build` and put "
+    ".build/release/sonde on PATH or set SONDE_BIN to its path"
 )
+
+# The binary a wheel carries (python/build_wheel.py puts it there; `pip install ./python`
+# installs none). Its shared libraries are in sonde.libs beside the package, found through
+# the binary's RUNPATH, which auditwheel set.
+BUNDLED = os.path.join(PACKAGE_FOLDER, "_bin", "sonde")
+
+
+def executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
 def find_binary(explicit: Optional[str] = None) -> str:
-    """The binary to run: `explicit`, else $SONDE_BIN, else `sonde` on PATH."""
+    """The binary to run, the first of:
+
+    1. `explicit` (a call's `sonde_bin=`);
+    2. $SONDE_BIN: set on purpose (a build being tried, a test), so it wins over what the
+       package carries; a SONDE_BIN that names no executable file raises rather than falls
+       through, as `explicit` does;
+    3. the binary the wheel carries (`sonde/_bin/sonde`): the release this package was
+       built with, its values the ones the package's version promises;
+    4. `sonde` on PATH, for `pip install ./python` from the repository, which carries none.
+
+    Issue 50 put PATH and SONDE_BIN after the carried binary; with that order SONDE_BIN
+    could never choose another build once the wheel is installed, so the variable comes
+    first and PATH, which nobody sets for sonde's sake, last.
+    """
     named = explicit or os.environ.get("SONDE_BIN")
     if named:
-        if os.path.isfile(named) and os.access(named, os.X_OK):
+        if executable(named):
             return named
         source = "sonde_bin" if explicit else "SONDE_BIN"
         raise SondeNotFound(f"{source} is {named!r}, which is not an executable file; {HOW_TO_GET_ONE}")
+    if executable(BUNDLED):
+        return BUNDLED
     found = shutil.which("sonde")
     if found is None:
-        raise SondeNotFound(f"no sonde binary on PATH; {HOW_TO_GET_ONE}")
+        raise SondeNotFound(f"no sonde binary on PATH and none in the package; {HOW_TO_GET_ONE}")
     return found
 
 

@@ -83,7 +83,8 @@ def diagnose(
       samples per channel.
     - variables, rate_variable, rate_attribute, orientation: MATLAB, HDF5 and TDMS inputs,
       as for `Measurer`.
-    - sonde_bin: the binary to run; default $SONDE_BIN, else `sonde` on PATH.
+    - sonde_bin: the binary to run; default as `sonde.find_binary()`: $SONDE_BIN, else the one
+      the wheel carries, else `sonde` on PATH.
 
     Columns, per defect: `frequency_hz` (multiple x shaft speed), `multiple`, `level_db`
     (the fundamental's level: NaN when not measurable, `not_measurable` then says why),

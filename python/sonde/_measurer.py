@@ -123,7 +123,8 @@ class Measurer:
         - mfcc: add this many MFCCs (columns mfcc_1 ... mfcc_C).
         - backend: "pandas" (default) or "polars" (a polars DataFrame, the index levels as
           its first columns).
-        - sonde_bin: the binary to run; default $SONDE_BIN, else `sonde` on PATH.
+        - sonde_bin: the binary to run; default as `sonde.find_binary()`: $SONDE_BIN, else the one
+          the wheel carries, else `sonde` on PATH.
         - variables: for MATLAB, HDF5 and TDMS files, the arrays to read as channels: MAT
           variables (`"X105_DE_time"`, `"bearing.gs"`, `"Y(7).Data"`), HDF5 datasets
           (`"/group/dataset"`) or TDMS channels (`"group/channel"`), a list or the CLI's

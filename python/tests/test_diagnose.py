@@ -1,6 +1,6 @@
 """`sonde.diagnose` against `sonde diagnose --format json` on the same input (issue 47).
 
-Run by `make test` (SONDE_BIN names the debug binary). The inputs are the kurtogram
+Run by `make test` against the installed wheel and its binary (test_sonde.py says how). The inputs are the kurtogram
 fixtures' synthetic bearings (Tests/Fixtures/kurtogram: 1.5 s at 25.6 kHz, a resonance at
 3 kHz rung at BPFO = 3.58 or BPFI = 5.42 x a 25 Hz shaft) and arrays made by their
 generator. Values are compared exactly: the JSON's doubles are printed in shortest
@@ -19,14 +19,16 @@ import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+INSTALLED = os.environ.get("SONDE_TEST_INSTALLED") == "1"
+if not INSTALLED:
+    sys.path.insert(0, os.path.join(ROOT, "python"))
 KURTOGRAM = os.path.join(ROOT, "Tests", "Fixtures", "kurtogram")
 sys.path.insert(0, KURTOGRAM)
 
 import generate_kurtogram  # noqa: E402  (the fixtures' synthetic bearing signals)
 import sonde  # noqa: E402
 
-BINARY = os.environ.get("SONDE_BIN", "")
+BINARY = sonde.find_binary() if INSTALLED else os.environ.get("SONDE_BIN", "")
 RATE = 25600
 # The fixtures' bearing: the seeded BPFO and BPFI, a 6205's BSF and FTF; a 25 Hz shaft.
 MULTIPLES = generate_kurtogram.MULTIPLES

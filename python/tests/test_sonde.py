@@ -1,6 +1,9 @@
 """`import sonde` against the CLI it runs: every method's values equal `sonde process`'s CSV.
 
-Run by `make test` (SONDE_BIN names the debug binary). Values are compared exactly: the
+Run by `make test` against the wheel installed in a new venv (Tests/Wheel/check_wheel.py sets
+SONDE_TEST_INSTALLED=1: the package is the installed one, the binary compared with is the
+one it carries); from a checkout, `SONDE_BIN=.build/debug/sonde pytest python/tests` tests
+python/ with that binary. Values are compared exactly: the
 package reads the binary's Parquet, whose doubles are the ones the CSV prints in shortest
 round-trip form, so `float(text) == value` bit for bit.
 """
@@ -27,11 +30,16 @@ import pytest
 import scipy.io.wavfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+INSTALLED = os.environ.get("SONDE_TEST_INSTALLED") == "1"
+# The package's source folder, when the tests run on it rather than on an installed wheel.
+SOURCE = "" if INSTALLED else os.path.join(ROOT, "python")
+if SOURCE:
+    sys.path.insert(0, SOURCE)
 
 import sonde  # noqa: E402
+import sonde._cli  # noqa: E402
 
-BINARY = os.environ.get("SONDE_BIN", "")
+BINARY = sonde.find_binary() if INSTALLED else os.environ.get("SONDE_BIN", "")
 SAMPLE_DATA = os.path.join(ROOT, "sample-data")
 MOTOR = os.path.join(SAMPLE_DATA, "motor.wav")
 PUMP = os.path.join(SAMPLE_DATA, "pump-vibration.csv")
@@ -42,6 +50,10 @@ OPTIONS = dict(features=["rms", "kurtosis"], window=1024, hop=512, filters=["hig
 @pytest.fixture(scope="session", autouse=True)
 def binary_named():
     assert BINARY and os.access(BINARY, os.X_OK), "set SONDE_BIN to a built sonde (make test does)"
+    if INSTALLED:
+        # The wheel's package and binary, not the checkout's or one SONDE_BIN names.
+        assert not os.path.abspath(sonde.__file__).startswith(ROOT + os.sep), sonde.__file__
+        assert "SONDE_BIN" not in os.environ and BINARY == sonde._binary.BUNDLED, BINARY
 
 
 def cli_records(*arguments: str) -> list[dict[str, str]]:
@@ -222,11 +234,65 @@ def test_no_binary_says_how_to_get_one(monkeypatch, tmp_path):
     monkeypatch.setenv("SONDE_BIN", str(tmp_path / "missing"))
     with pytest.raises(sonde.SondeNotFound) as raised:
         sonde.Measurer()
-    assert "make build" in str(raised.value)
+    assert "make build" in str(raised.value) and "pip install dist/sonde-*.whl" in str(raised.value)
     monkeypatch.delenv("SONDE_BIN")
+    monkeypatch.setattr(sonde._binary, "BUNDLED", str(tmp_path / "none-carried"))
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(sonde.SondeNotFound, match="no sonde binary on PATH"):
+    with pytest.raises(sonde.SondeNotFound, match="no sonde binary on PATH and none in the package"):
         sonde.Measurer()
+
+
+def executable_script(path, text: str = "#!/bin/sh\nexit 0\n") -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_find_binary_takes_sonde_bin_then_the_carried_one_then_path(monkeypatch, tmp_path):
+    """The order `find_binary`'s docstring gives; in the installed run the carried binary
+    is the wheel's, from a checkout there is none until one is put there."""
+    named = executable_script(tmp_path / "named" / "sonde")
+    carried = executable_script(tmp_path / "carried" / "sonde")
+    on_path = executable_script(tmp_path / "path" / "sonde")
+    monkeypatch.setenv("PATH", str(tmp_path / "path"))
+    monkeypatch.setattr(sonde._binary, "BUNDLED", carried)
+    monkeypatch.setenv("SONDE_BIN", named)
+    assert sonde.find_binary() == named
+    assert sonde.find_binary(on_path) == on_path  # sonde_bin= before all
+    monkeypatch.delenv("SONDE_BIN")
+    assert sonde.find_binary() == carried
+    monkeypatch.setattr(sonde._binary, "BUNDLED", str(tmp_path / "none-carried"))
+    assert sonde.find_binary() == on_path
+    # A SONDE_BIN that names nothing raises rather than falls through to the carried one.
+    monkeypatch.setattr(sonde._binary, "BUNDLED", carried)
+    monkeypatch.setenv("SONDE_BIN", str(tmp_path / "missing"))
+    with pytest.raises(sonde.SondeNotFound, match="SONDE_BIN is"):
+        sonde.find_binary()
+
+
+def test_the_console_script_execs_the_binary_with_its_arguments_and_status(monkeypatch, tmp_path):
+    """`sonde` after `pip install` of the wheel is sonde._cli:main: the binary replaces the
+    Python process, so its output and exit status are the binary's. Installed, the binary
+    is the carried one; from a checkout, SONDE_BIN's."""
+    code = "import sys; from sonde._cli import main; sys.argv = ['sonde', *sys.argv[1:]]; main()"
+    environment = {k: v for k, v in os.environ.items() if k != "SONDE_BIN"}
+    if not INSTALLED:
+        environment["SONDE_BIN"] = BINARY
+        environment["PYTHONPATH"] = SOURCE
+    version = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True, env=environment)
+    assert version.returncode == 0 and version.stdout.split()[:2] == ["sonde", sonde.__version__], version
+    missing = str(tmp_path / "missing.wav")
+    through_script = subprocess.run([sys.executable, "-c", code, "process", missing], capture_output=True, text=True, env=environment)
+    direct = subprocess.run([BINARY, "process", missing], capture_output=True, text=True)
+    assert through_script.returncode == direct.returncode != 0
+    assert through_script.stderr == direct.stderr and missing in direct.stderr
+    # No binary to run: says so, status 127 (the shell's "command not found").
+    monkeypatch.delenv("SONDE_BIN", raising=False)
+    monkeypatch.setattr(sonde._cli, "BUNDLED", str(tmp_path / "none-carried"))
+    with pytest.raises(SystemExit) as exited:
+        sonde._cli.main()
+    assert exited.value.code == 127
 
 
 def test_a_killed_binary_says_so(tmp_path):
@@ -242,7 +308,8 @@ def test_process_signal_memory_stays_bounded():
     code = textwrap.dedent(
         f"""
         import resource, sys, numpy as np
-        sys.path.insert(0, {os.path.join(ROOT, "python")!r})
+        if {SOURCE!r}:  # the checkout's package; installed, the venv's
+            sys.path.insert(0, {SOURCE!r})
         import sonde
         x = np.random.default_rng(0).standard_normal((51200 * 60, 4)).astype(np.float32)
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
