@@ -210,7 +210,8 @@ import _SondeTestSupport
     }
 
     /// `sonde info -` lists a piped container; the default choice's note names `stdin`; CSV
-    /// on standard input is read as before, and container options on it say why they do not apply.
+    /// on standard input is read as before, and container options on it say why they do not
+    /// apply; a piped container with --sample-type is refused as a file's is, not measured.
     @Test func infoAndNotesOnStandardInput() throws {
         let tdms = try Data(contentsOf: Self.fixture("tdms/interleaved.tdms"))
         let info = try SondeBinary.run(["info", "-"], stdin: tdms)
@@ -224,6 +225,11 @@ import _SondeTestSupport
         let text = try SondeBinary.run(
             ["process", "-", "--rate", "100", "--window", "16", "--hop", "16", "--features", "rms"], stdin: csv)
         #expect(text.status == 0 && text.stdout.contains("rms"), "\(text.stderr)")
+        let raw = try SondeBinary.run(["process", "-", "--rate", "100", "--sample-type", "f64le"], stdin: mat)
+        #expect(raw.status != 0 && raw.stdout.isEmpty, "\(raw.stdout)")
+        #expect(
+            raw.stderr.hasPrefix("error: stdin: is a MATLAB 5.0 MAT-file (v5/v7), not raw samples; "),
+            "\(raw.stderr)")
         let options = try SondeBinary.run(["process", "-", "--rate", "100", "--variables", "a"], stdin: csv)
         #expect(options.status != 0, "\(options.stdout)")
         #expect(options.stderr.contains("standard input does not start as one does"), "\(options.stderr)")

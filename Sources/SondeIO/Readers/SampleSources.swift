@@ -81,9 +81,18 @@ public enum SampleSources {
                 input.closeIfOwned()
                 throw ContainerSignature.notRawSamples(input.name, container: container)
             }
+            let chunked = ChunkedInput(input, chunkSize: chunkSize)
+            if !input.isRegularFile {
+                // A pipe: its first read (which the raw reader would make anyway) is looked at and kept.
+                _ = try chunked.fill()
+                let head = Array(UnsafeBufferPointer(start: chunked.bytes + chunked.start, count: chunked.available))
+                if let container = ContainerSignature.container(head: head) {
+                    throw ContainerSignature.notRawSamples(input.name, container: container)
+                }
+            }
             // `sampleRate` was checked by the caller; 0 cannot reach here.
             return RawSampleSource(
-                ChunkedInput(input, chunkSize: chunkSize), sampleFormat: sampleFormat, channels: options.channels ?? 1,
+                chunked, sampleFormat: sampleFormat, channels: options.channels ?? 1,
                 sampleRate: options.sampleRate ?? 0, size: input.size,
                 path: input.ownsDescriptor && input.isRegularFile && input.initialOffset == 0 ? input.name : nil)
         }
