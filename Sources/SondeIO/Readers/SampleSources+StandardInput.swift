@@ -27,7 +27,7 @@ extension SampleSources {
     /// should not have to say twice what the file already says. A pipe's look is one `read`,
     /// the one the CSV reader would make anyway (a live CSV stream waits for nothing more),
     /// and the bytes are kept for it. A MAT v4 file has no signature and is not recognised
-    /// here: pass it by path (the CSV reader's error then says so).
+    /// here (it fails as CSV text): pass it by path, where its `.mat` name says what it is.
     static func standardInput(chunkSize: Int = ChunkedInput.defaultChunkSize) throws -> StandardInputContent {
         let input = OpenedInput.standardInput()
         if input.isRegularFile {
