@@ -36,7 +36,12 @@ struct InputOptions: ParsableArguments {
         help: ArgumentHelp(
             "MATLAB, HDF5 or TDMS inputs: the arrays to read as channels, comma-separated.",
             discussion: """
-                MAT variables (X105_DE_time, struct fields bearing.gs, struct arrays Y(7).Data),                 HDF5 datasets (/group/dataset) or TDMS channels (group/channel). Without it:                 every numeric vector or matrix of the file's most common length, with a note                 naming what was read and what skipped. `sonde info FILE` lists them.
+                MAT variables (X105_DE_time, struct fields bearing.gs, struct arrays Y(7).Data), \
+                HDF5 datasets (/group/dataset) or TDMS channels (group/channel). Without it: \
+                every numeric vector or matrix of the file's most common length, with a note \
+                naming what was read and what skipped. `sonde info FILE` lists them. On standard \
+                input (`-`), a MAT v5/v7/v7.3, HDF5 or TDMS file is recognised by its first \
+                bytes and copied to a temporary file (up to 4 GiB) to be read.
                 """,
             valueName: "LIST"))
     var variables: String?

@@ -173,4 +173,65 @@ import _SondeTestSupport
         let channel = try #require(table.columns.firstIndex(of: "channel"))
         #expect(Set(table.rows.map { $0[channel] }) == ["X105_DE_time", "X105_FE_time", "X105_BA_time"])
     }
+
+    /// A container on standard input, piped or redirected, gives the records the same file
+    /// gives by path, and messages call it `stdin`; a pipe's copy leaves nothing in $TMPDIR,
+    /// after a run that succeeds or one that fails.
+    @Test(arguments: [
+        ["mat/structs_v73.mat", "--variables", "N15_M07.Y(7).Data", "--rate", "64000"],
+        ["mat/structs_v5.mat", "--variables", "bearing.gs", "--rate-variable", "bearing.sr"],
+        ["tdms/interleaved.tdms", "--variables", "mix/int16,mix/uint8"],
+        ["hdf5/signals.h5", "--variables", "/vibration/int16,/vibration/int32_be", "--rate-attribute", "sample_rate"],
+    ])
+    func containerOnStandardInput(arguments: [String]) throws {
+        let temporary = try TestScratch.folder("sonde-stdin-spool")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let environment = ["TMPDIR": temporary.path]
+        let file = arguments[0]
+        let options = Array(arguments.dropFirst()) + Self.measure
+        let byPath = try SondeBinary.run(["process", file] + options)
+        #expect(byPath.status == 0, "\(byPath.stderr)")
+        let bytes = try Data(contentsOf: Self.fixture(file))
+        let piped = try SondeBinary.run(["process", "-"] + options, stdin: bytes, environment: environment)
+        #expect(piped.status == 0, "\(file): \(piped.stderr)")
+        #expect(!byPath.stdout.isEmpty && piped.stdout == byPath.stdout, "\(file) piped")
+        let quoted = options.map { "'\($0)'" }.joined(separator: " ")
+        let redirected = try SondeBinary.run(
+            ["-c", "exec \"$0\" process - \(quoted) < \(file)", SondeBinary.url.path],
+            environment: environment, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(redirected.status == 0, "\(file): \(redirected.stderr)")
+        #expect(redirected.stdout == byPath.stdout, "\(file) redirected")
+        let missing = try SondeBinary.run(
+            ["process", "-", "--variables", "absent", "--rate", "1000"], stdin: bytes, environment: environment)
+        #expect(missing.status != 0, "\(file)")
+        #expect(missing.stderr.hasPrefix("error: stdin: "), "\(file): \(missing.stderr)")
+        #expect(!missing.stderr.contains("/proc/") && !missing.stderr.contains(temporary.path), "\(missing.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+    }
+
+    /// `sonde info -` lists a piped container; the default choice's note names `stdin`; CSV
+    /// on standard input is read as before, and container options on it say why they do not
+    /// apply; a piped container with --sample-type is refused as a file's is, not measured.
+    @Test func infoAndNotesOnStandardInput() throws {
+        let tdms = try Data(contentsOf: Self.fixture("tdms/interleaved.tdms"))
+        let info = try SondeBinary.run(["info", "-"], stdin: tdms)
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("stdin") && info.stdout.contains("mix/int16"), "\(info.stdout)")
+        let mat = try Data(contentsOf: Self.fixture("containers/bearing.mat"))
+        let noted = try SondeBinary.run(["process", "-", "--rate", "12000"] + Self.measure, stdin: mat)
+        #expect(noted.status == 0, "\(noted.stderr)")
+        #expect(noted.stderr.contains("stdin: read X105_DE_time"), "\(noted.stderr)")
+        let csv = Data(("a,b\n" + (0..<64).map { "\($0),\(-$0)\n" }.joined()).utf8)
+        let text = try SondeBinary.run(
+            ["process", "-", "--rate", "100", "--window", "16", "--hop", "16", "--features", "rms"], stdin: csv)
+        #expect(text.status == 0 && text.stdout.contains("rms"), "\(text.stderr)")
+        let raw = try SondeBinary.run(["process", "-", "--rate", "100", "--sample-type", "f64le"], stdin: mat)
+        #expect(raw.status != 0 && raw.stdout.isEmpty, "\(raw.stdout)")
+        #expect(
+            raw.stderr.hasPrefix("error: stdin: is a MATLAB 5.0 MAT-file (v5/v7), not raw samples; "),
+            "\(raw.stderr)")
+        let options = try SondeBinary.run(["process", "-", "--rate", "100", "--variables", "a"], stdin: csv)
+        #expect(options.status != 0, "\(options.stdout)")
+        #expect(options.stderr.contains("standard input does not start as one does"), "\(options.stderr)")
+    }
 }

@@ -17,7 +17,9 @@ import _SondeTestSupport
         let values: String?
     }
 
-    static let goodFiles = ["types_v4", "types_v5", "types_v7", "structs_v5", "structs_v7", "types_v73"]
+    static let goodFiles = [
+        "types_v4", "types_v5", "types_v7", "structs_v5", "structs_v7", "types_v73", "structs_v73",
+    ]
 
     static func url(_ name: String) -> URL { Fixtures.directory.appendingPathComponent("mat/" + name) }
 
@@ -85,7 +87,7 @@ import _SondeTestSupport
             #expect(variable.dimensionsDescription == entry.dimensions, "\(name): \(entry.path)")
             #expect(variable.isCompressed == name.hasSuffix("_v7"), "\(name): \(entry.path)")
         }
-        #expect(file.version == (name == "types_v4" ? .v4 : name == "types_v73" ? .v73 : .v5))
+        #expect(file.version == (name == "types_v4" ? .v4 : name.hasSuffix("_v73") ? .v73 : .v5))
     }
 
     @Test func catalogueOfEveryKind() throws {
@@ -175,7 +177,7 @@ import _SondeTestSupport
             ])
     }
 
-    @Test(arguments: ["structs_v5", "structs_v7", "types_v73"])
+    @Test(arguments: ["structs_v5", "structs_v7", "types_v73", "structs_v73"])
     func sampleRateFromAScalarVariable(name: String) throws {
         let file = try Self.open(name)
         #expect(try file.sampleRate(variable: "bearing.sr") == 48828)
@@ -233,6 +235,35 @@ import _SondeTestSupport
         #expect(
             lengths?.message == "channels 'N15_M07.Y(1).Data' (16 samples) and 'N15_M07.Y(2).Data' (64 samples) "
                 + "differ in length; expected channels read together to have the same number of samples")
+    }
+
+    /// v7.3 keeps a struct array's fields as object references into `/#refs#`: libmatio 1.5.23
+    /// follows them, so `Y(k).Data` reads as in v5, and the same messages guide a wrong path.
+    @Test func structArraysOfVersion73ReadAsVersion5() throws {
+        let v73 = try Self.open("structs_v73")
+        let v5 = try Self.open("structs_v5")
+        #expect(
+            v73.variables.map(\.path).sorted() == v5.variables.map(\.path).sorted(),
+            "v7.3 lists \(v73.variables.map(\.path))")
+        #expect(try v73.variable("N15_M07.Y").dimensionsDescription == "1x7")
+        #expect(try v73.variable("N15_M07.Y(7).Name").classDescription == "char")
+        for k in 1...7 {
+            let path = "N15_M07.Y(\(k)).Data"
+            let got = try Self.readAll(
+                MATChannelReader(file: v73, variables: [path]), from: 0, bufferFrames: 5)
+            let want = try Self.readAll(
+                MATChannelReader(file: v5, variables: [path]), from: 0, bufferFrames: 64)
+            #expect(got == want && got.count == (k == 2 || k == 3 || k == 7 ? 64 : 16), "\(path)")
+        }
+        let element = #expect(throws: ContainerError.self) { try v73.variable("N15_M07.Y.Data") }
+        #expect(
+            element?.message == "'N15_M07.Y' is a 1x7 struct array; name one element, e.g. N15_M07.Y(1).Data")
+        let beyond = #expect(throws: ContainerError.self) { try v73.variable("N15_M07.Y(8).Data") }
+        #expect(beyond?.message == "'N15_M07.Y' has 7 elements; element 8 does not exist")
+        let text = #expect(throws: ContainerError.self) {
+            try MATChannelReader(file: v73, variables: ["N15_M07.Y(3).Raster"])
+        }
+        #expect(text?.message == "'N15_M07.Y(3).Raster' is char (text); sonde reads numeric arrays")
     }
 
     @Test(arguments: [

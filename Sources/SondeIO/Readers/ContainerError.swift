@@ -45,4 +45,11 @@ struct ContainerError: Error, CustomStringConvertible, Equatable, Sendable {
         if let offset { place += segment == nil ? ": byte \(offset)" : " at byte \(offset)" }
         return place + ": " + message
     }
+
+    /// The same error under another name when it is about `path` (a copy of standard input
+    /// is `stdin` to the user, not `/proc/self/fd/5`).
+    func naming(_ name: String, ifAt path: String) -> ContainerError {
+        guard self.path == path else { return self }
+        return ContainerError(kind, name, segment: segment, offset: offset, message)
+    }
 }

@@ -12,14 +12,17 @@ final class ContainerSampleSource: SampleSource {
     private var frame = 0
     /// The path, as messages name it.
     private let name: String
+    /// The path the reader opened (a copy of standard input's is not what messages say).
+    private let openPath: String
     /// Keeps the format's reader (and its open file) alive as long as the source.
     private let reader: AnyObject
 
     private init(
-        name: String, format: StreamFormat, notes: [String], frames: Int, reader: AnyObject,
+        name: String, openPath: String, format: StreamFormat, notes: [String], frames: Int, reader: AnyObject,
         read: @escaping (Int, UnsafeMutableBufferPointer<Double>) throws -> Int
     ) {
         self.name = name
+        self.openPath = openPath
         self.format = format
         self.notes = notes
         self.expectedFrames = frames
@@ -28,7 +31,12 @@ final class ContainerSampleSource: SampleSource {
     }
 
     func read(into buffer: UnsafeMutableBufferPointer<Double>) throws -> Int {
-        let frames = try read(frame, buffer)
+        let frames: Int
+        do {
+            frames = try read(frame, buffer)
+        } catch let error as ContainerError {
+            throw error.naming(name, ifAt: openPath)
+        }
         // As every reader: NaN, infinities and magnitudes past 1e100 are refused where they
         // are read, naming the sample (they poison a filter and overflow the spectrum).
         let channels = format.channelCount
@@ -48,11 +56,15 @@ final class ContainerSampleSource: SampleSource {
         return frames
     }
 
-    /// Opens `path`, a container of `kind`, as `options` choose.
+    /// Opens `openPath`, a container of `kind`, as `options` choose.
+    /// - Parameter name: what messages and notes call the file: `openPath` unless given
+    ///   (`stdin` for standard input, read through the redirected file or a copy).
     /// - Throws: `SondeError` naming the file and what was expected (a missing variable
     ///   lists those that exist; a missing rate lists the scalars or attributes found).
-    static func open(_ path: String, kind: ContainerKind, options: SampleSourceOptions) throws -> ContainerSampleSource
-    {
+    static func open(
+        _ openPath: String, kind: ContainerKind, options: SampleSourceOptions, name: String? = nil
+    ) throws -> ContainerSampleSource {
+        let path = name ?? openPath
         let container = options.container
         let orientation = try container.arrayOrientation()
         do {
@@ -62,23 +74,24 @@ final class ContainerSampleSource: SampleSource {
                     throw SondeError(
                         .invalidArgument, "--rate-attribute: \(path) is a MATLAB file; use --rate-variable")
                 }
-                let file = try MATFile(path: path)
+                let file = try MATFile(path: openPath)
                 let reader = try MATChannelReader(file: file, variables: container.variables, orientation: orientation)
                 let rate = try options.sampleRate ?? file.sampleRate(variable: container.rateVariable)
                 return try make(
-                    path, rate: rate, names: reader.channels.map(\.name), notes: reader.notes,
+                    path, openPath: openPath, rate: rate, names: reader.channels.map(\.name), notes: reader.notes,
                     frames: reader.frameCount, reader: reader
                 ) { frame, buffer in try reader.read(from: frame, into: buffer) }
             case .hdf5:
                 if container.rateVariable != nil {
                     throw SondeError(.invalidArgument, "--rate-variable: \(path) is an HDF5 file; use --rate-attribute")
                 }
-                let file = try HDF5File(path: path)
-                let (datasets, notes) = try container.variables.map { ($0, []) } ?? defaultDatasets(file)
+                let file = try HDF5File(path: openPath)
+                let (datasets, notes) = try container.variables.map { ($0, []) } ?? defaultDatasets(file, name: path)
                 let reader = try HDF5ChannelReader(file: file, datasets: datasets, orientation: orientation)
                 let rate = try options.sampleRate ?? file.sampleRate(attribute: container.rateAttribute, of: datasets)
                 return try make(
-                    path, rate: rate, names: reader.channels.map(\.name), notes: notes, frames: reader.frameCount,
+                    path, openPath: openPath, rate: rate, names: reader.channels.map(\.name), notes: notes,
+                    frames: reader.frameCount,
                     reader: reader
                 ) { frame, buffer in try reader.read(from: frame, into: buffer) }
             case .tdms:
@@ -88,14 +101,14 @@ final class ContainerSampleSource: SampleSource {
                         "\(path) is a TDMS file: its channels are 1-D and its rate is wf_increment (or --rate); "
                             + "--rate-variable, --rate-attribute and --orientation do not apply")
                 }
-                let file = try TDMSFile(path: path)
+                let file = try TDMSFile(path: openPath)
                 let (selection, notes) =
                     try container.variables.map { names in
                         (
                             try names.map { name throws(ContainerError) in try file.channelIndex(named: name) },
                             [String]()
                         )
-                    } ?? defaultChannels(file)
+                    } ?? defaultChannels(file, name: path)
                 let reader = try TDMSChannelReader(file: file, channels: selection)
                 guard let rate = try options.sampleRate ?? file.sampleRate(ofChannels: selection) else {
                     throw SondeError(
@@ -103,19 +116,21 @@ final class ContainerSampleSource: SampleSource {
                         "\(path): its channels have no wf_increment property, so no sample rate; pass --rate HZ")
                 }
                 return try make(
-                    path, rate: rate, names: selection.map { file.channels[$0].path }, notes: notes + file.notes,
+                    path, openPath: openPath, rate: rate, names: selection.map { file.channels[$0].path },
+                    notes: notes + file.notes,
                     frames: reader.frameCount, reader: reader
                 ) { frame, buffer in try reader.read(from: frame, into: buffer) }
             }
         } catch let error as SondeError {
             throw error
         } catch let error as ContainerError {
-            throw SondeError(error.kind == .io ? .io : .invalidInput, error.description)
+            throw SondeError(error.kind == .io ? .io : .invalidInput, error.naming(path, ifAt: openPath).description)
         }
     }
 
     private static func make(
-        _ path: String, rate: Double, names: [String], notes: [String], frames: Int, reader: AnyObject,
+        _ path: String, openPath: String, rate: Double, names: [String], notes: [String], frames: Int,
+        reader: AnyObject,
         read: @escaping (Int, UnsafeMutableBufferPointer<Double>) throws -> Int
     ) throws -> ContainerSampleSource {
         guard SampleLimits.rates.contains(rate) else {
@@ -123,17 +138,17 @@ final class ContainerSampleSource: SampleSource {
                 .invalidInput, "\(path): a sample rate of \(rate) Hz; expected a rate from \(SampleLimits.ratesText)")
         }
         return ContainerSampleSource(
-            name: path, format: StreamFormat(sampleRate: rate, channelNames: names),
+            name: path, openPath: openPath, format: StreamFormat(sampleRate: rate, channelNames: names),
             notes: notes.map { "\(path): \($0)" },
             frames: frames, reader: reader, read: read)
     }
 
     /// Every readable numeric dataset of the file's most common length, and a note.
-    private static func defaultDatasets(_ file: HDF5File) throws -> ([String], [String]) {
+    private static func defaultDatasets(_ file: HDF5File, name: String) throws -> ([String], [String]) {
         let readable = file.objects.filter { $0.kind == .dataset && $0.refusal == nil && $0.count > 1 }
         let lengths = Dictionary(grouping: readable) { $0.shape.max() ?? 0 }.mapValues(\.count)
         guard let best = lengths.max(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key else {
-            throw SondeError(.invalidInput, "\(file.path): no numeric 1-D or 2-D dataset to read")
+            throw SondeError(.invalidInput, "\(name): no numeric 1-D or 2-D dataset to read")
         }
         let taken = readable.filter { ($0.shape.max() ?? 0) == best }.map(\.path)
         let skipped = file.objects.filter { $0.kind == .dataset && !taken.contains($0.path) }.map(\.path)
@@ -143,14 +158,14 @@ final class ContainerSampleSource: SampleSource {
     }
 
     /// Every numeric channel of the file's most common length, and a note.
-    private static func defaultChannels(_ file: TDMSFile) throws -> ([Int], [String]) {
+    private static func defaultChannels(_ file: TDMSFile, name: String) throws -> ([Int], [String]) {
         let readable = file.channels.indices.filter {
             file.channels[$0].dataType.isNumeric && file.channels[$0].count > 0
                 && TDMSChannelReader.scaling(of: file.channels[$0], in: file) == nil
         }
         let lengths = Dictionary(grouping: readable) { file.channels[$0].count }.mapValues(\.count)
         guard let best = lengths.max(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key else {
-            throw SondeError(.invalidInput, "\(file.path): no numeric channel to read")
+            throw SondeError(.invalidInput, "\(name): no numeric channel to read")
         }
         let taken = readable.filter { file.channels[$0].count == best }
         let skipped = file.channels.indices.filter { !taken.contains($0) }.map { file.channels[$0].path }

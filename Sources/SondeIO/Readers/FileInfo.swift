@@ -28,14 +28,32 @@ public struct FileInfo: Sendable, Equatable {
     /// time column).
     /// - Throws: `SondeError` as opening the file for measuring would.
     public static func read(path: String, options: SampleSourceOptions = SampleSourceOptions()) throws -> FileInfo {
-        let kind = try SampleSources.kind(of: path, options: options)
+        var kind = try SampleSources.kind(of: path, options: options)
+        // Standard input: a container is listed from the file or copy it is read from.
+        var content: SampleSources.StandardInputContent?
+        if path == "-", options.sampleType == nil {
+            let found = try SampleSources.standardInput()
+            if case .container(let container, let openPath, let spool) = found {
+                defer { spool?.finish() }
+                do {
+                    var info = try self.container(container, openPath)
+                    info.path = OpenedInput.standardInputName
+                    return info
+                } catch let error as ContainerError {
+                    throw SondeError(
+                        .invalidInput, error.naming(OpenedInput.standardInputName, ifAt: openPath).description)
+                }
+            }
+            content = found
+            kind = .csv
+        }
         do {
             switch kind {
-            case .container(.mat): return try mat(path)
-            case .container(.hdf5): return try hdf5(path)
-            case .container(.tdms): return try tdms(path)
+            case .container(let container): return try self.container(container, path)
             case .csv, .soundFile, .raw:
-                let source = try SampleSources.open(path: path, options: options)
+                let source =
+                    try content.map { try SampleSources.open($0, options: options) }
+                    ?? SampleSources.open(path: path, options: options)
                 let format = source.format
                 let name: String =
                     switch kind {
@@ -54,6 +72,14 @@ public struct FileInfo: Sendable, Equatable {
             }
         } catch let error as ContainerError {
             throw SondeError(.invalidInput, error.description)
+        }
+    }
+
+    private static func container(_ kind: ContainerKind, _ path: String) throws -> FileInfo {
+        switch kind {
+        case .mat: try mat(path)
+        case .hdf5: try hdf5(path)
+        case .tdms: try tdms(path)
         }
     }
 

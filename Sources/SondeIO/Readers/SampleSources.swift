@@ -18,7 +18,8 @@ public enum SampleSources {
     ///
     /// How the input is read:
     /// - `--sample-type` always means raw interleaved samples of that type;
-    /// - `-` is CSV text, or raw with `--sample-type`;
+    /// - `-` is CSV text, or raw with `--sample-type`, or a MATLAB (v5/v7/v7.3), HDF5 or TDMS
+    ///   file when its first bytes say so (`standardInput()`);
     /// - `.csv`, `.txt`: CSV; `.wav`, `.flac`, `.aif`, `.aiff`, `.ogg`, `.oga`, `.opus`,
     ///   `.mp3`: libsndfile; `.mat` (libmatio), `.h5`/`.hdf5`/`.he5` (libhdf5), `.tdms`, or a
     ///   file whose first bytes say MATLAB 5.0/7.3, HDF5 or TDMS: `ContainerSampleSource`; `.f32`/`.f32le`, `.f64`/`.f64le`, `.i16`/`.i16le`/`.s16`,
@@ -37,6 +38,7 @@ public enum SampleSources {
         -> sending any SampleSource
     {
         try options.validate()
+        if path == "-", options.sampleType == nil { return try open(standardInput(), options: options) }
         let kind = try kind(of: path, options: options)
         if case .raw = kind, options.sampleRate == nil {
             let name = path == "-" ? OpenedInput.standardInputName : path
@@ -79,9 +81,18 @@ public enum SampleSources {
                 input.closeIfOwned()
                 throw ContainerSignature.notRawSamples(input.name, container: container)
             }
+            let chunked = ChunkedInput(input, chunkSize: chunkSize)
+            if !input.isRegularFile {
+                // A pipe: its first read (which the raw reader would make anyway) is looked at and kept.
+                _ = try chunked.fill()
+                let head = Array(UnsafeBufferPointer(start: chunked.bytes + chunked.start, count: chunked.available))
+                if let container = ContainerSignature.container(head: head) {
+                    throw ContainerSignature.notRawSamples(input.name, container: container)
+                }
+            }
             // `sampleRate` was checked by the caller; 0 cannot reach here.
             return RawSampleSource(
-                ChunkedInput(input, chunkSize: chunkSize), sampleFormat: sampleFormat, channels: options.channels ?? 1,
+                chunked, sampleFormat: sampleFormat, channels: options.channels ?? 1,
                 sampleRate: options.sampleRate ?? 0, size: input.size,
                 path: input.ownsDescriptor && input.isRegularFile && input.initialOffset == 0 ? input.name : nil)
         }
@@ -103,9 +114,7 @@ public enum SampleSources {
         // A recording in a container: read it when sonde reads the kind, else say what it is
         // and never suggest --sample-type, which would measure its bytes as samples.
         if let container = ContainerSignature.container(path: path) {
-            if container.contains("MAT-file") { return .container(.mat) }
-            if container.hasPrefix("an HDF5") { return .container(.hdf5) }
-            if container == "an NI TDMS file" { return .container(.tdms) }
+            if let kind = containerKind(container) { return .container(kind) }
             throw SondeError(
                 .unsupported,
                 "\(path): is \(container), which sonde does not read\(ContainerSignature.advice(for: container))")

@@ -14,6 +14,8 @@ expected/<file>/<variable path>.f64; <file>.expected.tsv lists path, class, dime
                  (N15_M07.Y(k).Data, a 1x7 struct array inside a struct)
   types_v73.mat  v7.3: HDF5 with MATLAB's 512-byte userblock and MATLAB_class attributes,
                  written with h5py (MATLAB stores an m x n array as an n x m dataset)
+  structs_v73.mat  structs_v5.mat's structs in v7.3's layout: groups, and the struct array's
+                 fields as datasets of object references into /#refs# (values as h5py reads them)
 Bad files: bad_truncated_v5.mat (cut inside a variable's data), bad_header.mat (a header
 whose version and endian bytes are garbage), bad_truncated_v7.mat (cut inside the zlib
 stream), bad_corrupt_v7.mat (zlib bytes overwritten), bad_truncated_v73.mat (cut HDF5),
@@ -181,6 +183,66 @@ with open(v73_path, "r+b") as f:
     f.write(text.ljust(116) + b"\0" * 8 + b"\x00\x02IM")
 files["types_v73.mat"] = v73_path
 
+# v7.3 structs as MATLAB writes them: the MFPT and Paderborn values of structs_v5.mat (no new
+# random draws). A 1x1 struct is a group whose fields are datasets or groups; a struct array
+# (N15_M07.Y, 1x7) is a group whose every field is a 7x1 dataset of object references into
+# /#refs#, one per element, the fields themselves without MATLAB_class (libmatio 1.5.23 takes
+# such a field's dimensions as the struct array's).
+structs_v73_path = os.path.join(here, "structs_v73.mat")
+
+
+def matlab_fields(group, names):
+    values = np.empty(len(names), dtype=object)
+    for i, name in enumerate(names):
+        values[i] = np.frombuffer(name.encode(), dtype="S1")
+    group.attrs.create("MATLAB_fields", values, dtype=h5py.vlen_dtype(np.dtype("S1")))
+
+
+def matlab_char(parent, name, text):
+    d = parent.create_dataset(name, data=np.frombuffer(text.encode("utf-16-le"), dtype="<u2").reshape(-1, 1),
+                              track_times=False)
+    matlab_class(d, b"char")
+    d.attrs.create("MATLAB_int_decode", np.int32(2))
+    return d
+
+
+with h5py.File(structs_v73_path, "w", userblock_size=512, libver="earliest") as f:
+    refs = f.create_group("#refs#")
+    # MATLAB's first reference target: an empty placeholder.
+    placeholder = refs.create_dataset("a", data=np.zeros(2, dtype=np.uint64), track_times=False)
+    matlab_class(placeholder, b"canonical empty")
+    placeholder.attrs.create("MATLAB_empty", np.uint8(1))
+    g = f.create_group("bearing")
+    matlab_class(g, b"struct")
+    for k, v in MFPT["bearing"].items():
+        d = g.create_dataset(k, data=v.T, track_times=False)
+        matlab_class(d, b"double")
+    matlab_fields(g, list(MFPT["bearing"]))
+    n = f.create_group("N15_M07")
+    matlab_class(n, b"struct")
+    matlab_char(n, "Info", PADERBORN["N15_M07"]["Info"])
+    ys = n.create_group("Y")
+    matlab_class(ys, b"struct")
+    fields = list(y.dtype.names)
+    matlab_fields(ys, fields)
+    targets = iter("bcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    for field in fields:
+        column = ys.create_dataset(field, shape=(y.shape[1], 1), dtype=h5py.ref_dtype)
+        for k in range(y.shape[1]):
+            value = y[0, k][field]
+            name = next(targets)
+            if isinstance(value, str):
+                target = matlab_char(refs, name, value)
+            else:
+                target = refs.create_dataset(name, data=value.T, track_times=False)
+                matlab_class(target, b"double")
+            column[k, 0] = target.ref
+    matlab_fields(n, ["Info", "Y"])
+with open(structs_v73_path, "r+b") as f:
+    text = b"MATLAB 7.3 MAT-file, Platform: GLNXA64, Created on: Sat Nov 28 00:00:00 2026 HDF5 schema 1.00 ."
+    f.write(text.ljust(116) + b"\0" * 8 + b"\x00\x02IM")
+files["structs_v73.mat"] = structs_v73_path
+
 # What scipy (or h5py for v7.3) reads.
 if os.path.isdir(expected_root):
     shutil.rmtree(expected_root)
@@ -254,6 +316,14 @@ with h5py.File(v73_path, "r") as f:
         else:
             rows.append((k, f[k][()].T, f[k].attrs["MATLAB_class"].decode()))
     write_expected("types_v73.mat", rows)
+
+with h5py.File(structs_v73_path, "r") as f:
+    # Each value as h5py reads it, following the struct array's references.
+    rows = [("bearing." + k, f["bearing"][k][()].T, "double") for k in MFPT["bearing"]]
+    data = f["N15_M07/Y/Data"]
+    for k in range(data.shape[0]):
+        rows.append(("N15_M07.Y(%d).Data" % (k + 1), f[data[k, 0]][()].T, "double"))
+    write_expected("structs_v73.mat", rows)
 
 
 # Bad files.
