@@ -149,6 +149,8 @@ struct ReportCommand: AsyncParsableCommand {
             if let value { rows.append((flag, "\(value)")) }
         }
         if let band = pipeline.velocityBand { rows.append(("--velocity-band", band)) }
+        if let unit = pipeline.inputUnit { rows.append(("--input-unit", unit.rawValue)) }
+        if let unit = pipeline.velocityUnit { rows.append(("--velocity-unit", unit.rawValue)) }
         if let reference = pipeline.reference { rows.append(("--reference", reference.compactDescription)) }
         rows.append(("Definitions", "docs/features.md of sonde's repository (every number's definition)"))
         return rows
