@@ -284,6 +284,8 @@ let package = Package(
                 "CSndfile",
                 // FourDigitFormatTests holds the fast %.4g to printf's.
                 "CSystemCalls",
+                // SpectrumEnvelopeCommandTests compares `spectrum --envelope` with the library's spectra.
+                "SondeDSP",
             ]
         ),
     ],

@@ -26,6 +26,8 @@ extension PipelineSettings {
                     .init("reference", .number(families.reference)),
                     .init("velocity_band", .string("\(band.low.compactDescription)-\(band.high.compactDescription)")),
                 ]
+                if let unit = families.inputUnit { members.append(.init("input_unit", .string(unit.rawValue))) }
+                if let unit = families.velocityUnit { members.append(.init("velocity_unit", .string(unit.rawValue))) }
             }
         }
         members += extra

@@ -85,7 +85,11 @@ public struct SpectrumPlot: Sendable {
     /// The x pixel of a frequency in Hz.
     public func x(frequency: Double) -> Double { layout.x(frequency, in: frequencyRange) }
 
-    public func svg() -> String {
+    public func svg() -> String { svg(markers: []) }
+
+    /// The figure with `markers` drawn over the spectrum: labelled vertical lines, their labels
+    /// in three staggered rows so that lines a few pixels apart stay readable.
+    public func svg(markers: [FrequencyMarker]) -> String {
         let xRange = frequencyRange, yRange = logPowerRange
         let axes = PlotAxes(
             layout: layout, title: title, xTitle: "Frequency (Hz)", yTitle: "Power (\(unit), log)",
@@ -97,6 +101,7 @@ public struct SpectrumPlot: Sendable {
         body += bandMarks()
         body += curve(yRange)
         body += peakMarks(yRange)
+        body += markerLines(markers)
         body += axes.foreground()
         return PlotAxes.document(layout, label: title, body: body)
     }
@@ -180,6 +185,21 @@ public struct SpectrumPlot: Sendable {
         let dx = anchor == "end" ? -7.0 : 7.0
         svg +=
             "<text class=\"peak-label\" x=\"\(c(px + dx))\" y=\"\(c(Swift.max(py - 6, top + 22)))\" fill=\"#d62728\" text-anchor=\"\(anchor)\">peak \(SVGText.number(peak.frequency)) Hz</text>"
+        return svg
+    }
+
+    private func markerLines(_ markers: [FrequencyMarker]) -> String {
+        var svg = ""
+        let top = layout.top, bottom = layout.top + layout.plotHeight
+        for (index, marker) in markers.enumerated() where frequencyRange.contains(marker.frequency) {
+            let mx = x(frequency: marker.frequency)
+            let dash = marker.isHarmonic ? " stroke-dasharray=\"2 3\"" : ""
+            svg +=
+                "<line class=\"marker\" x1=\"\(c(mx))\" y1=\"\(c(top))\" x2=\"\(c(mx))\" y2=\"\(c(bottom))\" stroke=\"\(marker.colour)\"\(dash)/>"
+            let row = Double(index % 3)
+            svg +=
+                "<text x=\"\(c(mx + 2))\" y=\"\(c(top + 24 + 11 * row))\" fill=\"\(marker.colour)\" font-size=\"10\">\(MarkupText.escaped(marker.label))</text>"
+        }
         return svg
     }
 

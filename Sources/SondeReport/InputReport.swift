@@ -8,6 +8,8 @@ public struct InputReport: Sendable {
         public var name: String
         public var spectrogram: SpectrogramPlot?
         public var spectrum: SpectrumPlot?
+        /// The bearing's envelope spectrum with its defect lines (`report --shaft-speed --bearing`).
+        public var envelope: EnvelopeSpectrumPlot?
         public var trends: [TrendPlot]
         /// Per value column, in record order.
         public var summary: [(column: String, summary: FeatureSummary)]
@@ -19,6 +21,7 @@ public struct InputReport: Sendable {
             self.name = name
             self.spectrogram = spectrogram
             self.spectrum = spectrum
+            self.envelope = nil
             self.trends = trends
             self.summary = summary
         }

@@ -20,6 +20,7 @@ public struct ReportFigures: Sendable {
                 try Self.file("\(base)-spectrogram.png", spectrogram.image.png)
             }
             if let spectrum = channel.spectrum { try Self.file("\(base)-spectrum.svg", Array(spectrum.svg().utf8)) }
+            if let envelope = channel.envelope { try Self.file("\(base)-envelope.svg", Array(envelope.svg().utf8)) }
             for trend in channel.trends {
                 try Self.file("\(base)-trend-\(Self.safe(trend.title)).svg", Array(trend.svg().utf8))
             }

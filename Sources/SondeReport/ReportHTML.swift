@@ -61,6 +61,7 @@ public enum ReportHTML {
                 html += "<figure class=\"spectrogram\">\(spectrogram.svg())</figure>\n"
             }
             if let spectrum = channel.spectrum { html += "<figure class=\"spectrum\">\(spectrum.svg())</figure>\n" }
+            if let envelope = channel.envelope { html += "<figure class=\"envelope\">\(envelope.svg())</figure>\n" }
             for trend in channel.trends { html += "<figure class=\"trend\">\(trend.svg())</figure>\n" }
             html += "</div>\n"
             html += summaryTable(channel)

@@ -3,6 +3,9 @@ public import SondeIO
 public import SondePipeline
 import SondePlots
 
+/// Per input (its index and name), each channel's envelope spectrum figure.
+public typealias EnvelopeFigures = @Sendable (Int, String) throws -> [ReportEnvelope]
+
 /// Builds the report of a `sonde report` run as the graph delivers it: per input, every
 /// value column's summary and the chosen columns' trends from the records, the spectra
 /// from `ReportSpectra`; each input's section is written when that input ends, so memory
@@ -15,6 +18,7 @@ public final class ReportSink: PipelineSink {
     private let bands: [ClosedRange<Double>]
     private let figures: ReportFigures?
     private let frameLength: Int
+    private let envelopes: EnvelopeFigures?
     private var format = StreamFormat(sampleRate: 1, channelNames: [])
     private var statistics: RecordStatistics?
     public private(set) var notes: [String] = []
@@ -25,10 +29,13 @@ public final class ReportSink: PipelineSink {
     ///   - trended: the columns drawn over time, a subset of `columns`.
     ///   - bands: frequency bands to mark on the spectra, in Hz.
     ///   - figures: also writes each figure as its own file.
+    ///   - envelopes: per input (index, name), one envelope figure per channel (nil for none); it
+    ///     reads the input whole, which the streamed records never do.
     public init(
         output: OutputFile, head: String, spectra: ReportSpectra, columns: [String], trended: [String],
-        bands: [ClosedRange<Double>], figures: ReportFigures?, frameLength: Int
+        bands: [ClosedRange<Double>], figures: ReportFigures?, frameLength: Int, envelopes: EnvelopeFigures? = nil
     ) throws {
+        self.envelopes = envelopes
         self.output = output
         self.spectra = spectra
         self.columns = columns
@@ -66,7 +73,8 @@ public final class ReportSink: PipelineSink {
         let frequencies = (0...(inputSpectra.frameLength / 2)).map {
             Double($0) * fs / Double(inputSpectra.frameLength)
         }
-        let channels = format.channelNames.enumerated().map { channel, channelName in
+        let envelopeFigures = try envelopes?(index, name)
+        var channels = format.channelNames.enumerated().map { channel, channelName in
             InputReport.Channel(
                 name: channelName,
                 spectrogram: SpectrogramPlot(
@@ -81,6 +89,13 @@ public final class ReportSink: PipelineSink {
                     channel: channel, secondsPerFrame: Double(inputSpectra.hop) / fs, startTime: format.timeOffset)
                     ?? [],
                 summary: statistics?.summary(channel: channel) ?? [])
+        }
+        for channel in channels.indices where channel < (envelopeFigures?.count ?? 0) {
+            channels[channel].envelope = envelopeFigures.map {
+                EnvelopeSpectrumPlot(
+                    title: $0[channel].title, frequencies: $0[channel].frequencies, density: $0[channel].density,
+                    defects: $0[channel].defects)
+            }
         }
         let seconds = Double(summary.samplesPerChannel) / fs
         let report = InputReport(

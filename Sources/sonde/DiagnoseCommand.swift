@@ -33,14 +33,6 @@ struct DiagnoseCommand: AsyncParsableCommand {
         case text, json
     }
 
-    enum InputUnit: String, ExpressibleByArgument, CaseIterable {
-        case g
-        case metresPerSecondSquared = "m/s2"
-
-        /// m/s² per input unit (standard gravity for g).
-        var metresPerSecondSquared: Double { self == .g ? 9.806_65 : 1 }
-    }
-
     @Argument(help: ArgumentHelp("The recording (acceleration).", valueName: "FILE"))
     var file: String
 
@@ -66,7 +58,7 @@ struct DiagnoseCommand: AsyncParsableCommand {
     var foundation: String = "rigid"
 
     @Option(name: .long, help: "Unit of the samples, for the velocity: m/s2 (default) or g.")
-    var inputUnit: InputUnit = .metresPerSecondSquared
+    var inputUnit: AccelerationUnit = .metresPerSecondSquared
 
     @Option(name: .long, help: ArgumentHelp("dB over the background a defect must reach (10).", valueName: "DB"))
     var threshold: Double = BearingDiagnosis.defaultThreshold

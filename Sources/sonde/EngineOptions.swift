@@ -11,7 +11,10 @@ struct EngineOptions: ParsableArguments {
         name: .long, parsing: .unconditional,
         help: ArgumentHelp(
             "Samples each input's ring buffer holds, 2 to 67108864 (rounded up to a power of two).", valueName: "S"))
-    var ringCapacity: Int = 1 << 18
+    var ringCapacity: Int = Self.defaultRingCapacity
+
+    /// --ring-capacity's default, also how `spectrum --envelope` tells that it was not given.
+    static let defaultRingCapacity = 1 << 18
 
     @Flag(
         help:

@@ -39,6 +39,12 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(FeatureFamilies.help(for: "--velocity-band"), valueName: "LO-HI"))
     var velocityBand: String?
 
+    @Option(name: .long, help: ArgumentHelp(FeatureFamilies.help(for: "--input-unit"), valueName: "UNIT"))
+    var inputUnit: AccelerationUnit?
+
+    @Option(name: .long, help: ArgumentHelp(FeatureFamilies.help(for: "--velocity-unit"), valueName: "UNIT"))
+    var velocityUnit: VelocityUnit?
+
     @Option(name: .long, help: ArgumentHelp(FeatureFamilies.help(for: "--reference"), valueName: "R"))
     var reference: Double?
 
@@ -53,6 +59,8 @@ struct PipelineOptions: ParsableArguments {
         families.mfccCount = mfcc
         if let velocityBand { families.velocityBand = try FeatureFamilies.parseVelocityBand(velocityBand) }
         if let reference { families.reference = reference }
+        families.inputUnit = inputUnit
+        families.velocityUnit = velocityUnit
         families.octaveSets = bandRequest.octaveSets
         return try PipelineSettings(
             frameLength: framing.window,

@@ -25,6 +25,11 @@ struct ReportCommand: AsyncParsableCommand {
             Trends: rms, peak, crest_factor, kurtosis, dominant_frequency and spectral_centroid \
             plus every band_power, or the features --features lists. Options as `sonde process`.
 
+            With --shaft-speed and --bearing (as `sonde diagnose`), each channel also gets the \
+            squared-envelope spectrum `diagnose` reads, with BPFO, BPFI, BSF and FTF and their \
+            second and third harmonics drawn as lines, on an axis cut to the lines (that input \
+            is then read a second time, whole, into memory).
+
             Examples:
               # A pump's vibration, high-passed, with two bands marked
               sonde report sample-data/pump-vibration.csv --filter highpass:10 \\
@@ -33,6 +38,10 @@ struct ReportCommand: AsyncParsableCommand {
               # Raw 2-channel samples; every figure also as its own SVG/PNG file
               sonde report bearing.f32le --rate 25600 --channels 2 --sample-type f32le \\
                   --features rms,kurtosis,thd -o bearing.html --figures bearing-figures
+
+              # The CWRU drive-end bearing's envelope spectrum with its defect lines
+              sonde report 105.mat --variables X105_DE_time --rate 12000 --shaft-speed 1797rpm \
+                  --bearing 6205 -o 105.html
             """
     )
 
@@ -62,10 +71,32 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "No notes or progress on standard error.")
     var quiet = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --bearing: shaft speed (1797rpm, 29.95hz) for the envelope figure.", valueName: "SPEED"))
+    var shaftSpeed: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --shaft-speed: the bearing, as `sonde diagnose` takes it (6205, bpfo=..,bpfi=..,bsf=..,ftf=.., "
+                + "n=9,d=7.94mm,D=39.04mm,angle=0).", valueName: "B"))
+    var bearing: String?
+
     /// Trended when --features does not choose (`Feature.defaultTrends`).
     static let defaultTrends = Feature.defaultTrends.map(\.rawValue)
 
     func validate() throws {
+        if (shaftSpeed == nil) != (bearing == nil) {
+            throw ValidationError("--shaft-speed and --bearing go together: the defect lines need both")
+        }
+        do {
+            _ = try shaftSpeed.map { try ShaftSpeed(parsing: $0) }
+            _ = try bearing.map { try DefectMultiples(parsing: $0) }
+        } catch {
+            throw ValidationError("\(error)")
+        }
         if output == "-" { throw ValidationError("-o: a report is a file; give its name (report.html)") }
         if let figures {
             var isFolder: ObjCBool = false
@@ -104,7 +135,7 @@ struct ReportCommand: AsyncParsableCommand {
                     spectra: spectra, columns: columns, trended: trendedColumns(columns),
                     bands: settings.bands.map { $0.low...$0.high },
                     figures: figures.map { ReportFigures(directory: $0) },
-                    frameLength: settings.frameLength)
+                    frameLength: settings.frameLength, envelopes: try envelopeFigures(list.inputs, options: options))
                 _ = try await run.run(
                     FileInputs.lazyInputs(
                         list.inputs, first: first, columns: columns, settings: settings, options: options),
@@ -149,6 +180,8 @@ struct ReportCommand: AsyncParsableCommand {
             if let value { rows.append((flag, "\(value)")) }
         }
         if let band = pipeline.velocityBand { rows.append(("--velocity-band", band)) }
+        if let unit = pipeline.inputUnit { rows.append(("--input-unit", unit.rawValue)) }
+        if let unit = pipeline.velocityUnit { rows.append(("--velocity-unit", unit.rawValue)) }
         if let reference = pipeline.reference { rows.append(("--reference", reference.compactDescription)) }
         rows.append(("Definitions", "docs/features.md of sonde's repository (every number's definition)"))
         return rows

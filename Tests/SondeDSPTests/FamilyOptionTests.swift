@@ -44,6 +44,25 @@ import Testing
         try options.validate()
     }
 
+    /// `--input-unit` and `--velocity-unit` scale velocity_rms only, so they need it asked for.
+    @Test func unitsNeedVelocityAndScaleIt() throws {
+        var options = FamilyOptions()
+        #expect(options.velocityScale == 1)
+        options.inputUnit = .g
+        #expect {
+            try options.validate()
+        } throws: { error in
+            (error as? SondeError)?.message.hasPrefix("--input-unit g scales velocity_rms only") == true
+        }
+        options.names = ["velocity_rms"]
+        try options.validate()
+        #expect(options.velocityScale == 9.806_65)
+        options.velocityUnit = .millimetresPerSecond
+        #expect(abs(options.velocityScale - 9_806.65) <= 1e-12 * 9_806.65)
+        options.inputUnit = nil
+        #expect(options.velocityScale == 1000)
+    }
+
     /// IEC 61260-1's nominal mid-band frequencies, 10 Hz to 20 kHz (its table E.1).
     @Test func thirdOctaveNominalNames() {
         let standard: [Double] = [

@@ -199,6 +199,21 @@ enum FeatureReferencePage {
         several inputs give one table with a leading `file` column. An input shorter than one
         window is an error. Windows, hop, filters and inputs are those of `sonde process`.
 
+        **`--envelope`** gives the squared-envelope spectrum instead, per channel: e = |c|² -
+        mean |c|², c the band signal, then `scipy.signal.welch(e, rate, window='hann',
+        nperseg=P, noverlap=P/2, detrend='constant', scaling='density')` (section 9's code),
+        P the smallest power of two ≥ 8 with rate/P <= fs/N, an error when the band signal
+        has fewer than 2P samples. `--band auto` (the default): c is the band signal of the
+        fast kurtogram's best cell (`--levels`, 6; [kurtogram-definition.md](kurtogram-definition.md)),
+        at that cell's rate; `--band LO-HI` (0 <= LO < HI <= fs/2): c =
+        `numpy.fft.ifft(numpy.fft.fft(x, M) * H)[:n]` at rate fs, M the smallest power of
+        two >= n, H = 2 on the bins with LO <= k·fs/M <= HI, 0 < k < M/2, 1 on bins 0 and
+        M/2 when inside, 0 elsewhere. Unit: input unit⁴/Hz. When channels' bins differ (bands at
+        different rates), the table has every channel's frequencies and an empty CSV field
+        (JSON null) where a channel has no bin. `--hop`, `--filter`, `--ring-capacity` and
+        `--cpu-report` are refused with it. `Tests/Fixtures/kurtogram/generate_envelope_spectrum.py`
+        reproduces it with numpy/scipy (`EnvelopeSpectrumTests`: within 1e-9 of the peak).
+
         """
 
     private static let referenceChecks = """

@@ -88,6 +88,20 @@ public struct BearingDiagnosis: Sendable, Equatable {
         _ samples: UnsafeBufferPointer<Double>, sampleRate: Double, shaft: ShaftSpeed, bearing: DefectMultiples,
         levels: Int = 6, rule: DefectLevelRule = DefectLevelRule(), threshold: Double = defaultThreshold
     ) throws -> BearingDiagnosis {
+        let (cell, spectrum) = try envelopeSpectrum(
+            samples, sampleRate: sampleRate, shaft: shaft, bearing: bearing, levels: levels, rule: rule)
+        return BearingDiagnosis(
+            spectrum: spectrum, band: cell, shaft: shaft, bearing: bearing, rule: rule, threshold: threshold)
+    }
+
+    /// The band and the envelope spectrum a diagnosis reads (the report draws it): the
+    /// kurtogram's best cell among those whose envelope reaches (1 + rule.window) × the highest
+    /// defect fundamental, and that band's squared-envelope spectrum.
+    /// - Throws: `KurtogramError`, as `diagnose`.
+    public static func envelopeSpectrum(
+        _ samples: UnsafeBufferPointer<Double>, sampleRate: Double, shaft: ShaftSpeed, bearing: DefectMultiples,
+        levels: Int = 6, rule: DefectLevelRule = DefectLevelRule()
+    ) throws -> (band: Kurtogram.Cell, spectrum: SquaredEnvelopeSpectrum) {
         let kurtogram = try FastKurtogram.compute(samples, sampleRate: sampleRate, levels: levels)
         let highest = BearingDefect.allCases.map { bearing.frequency(of: $0, at: shaft) }.max() ?? 0
         // No band reaches them all: the whole band, whose envelope goes furthest, so that "not
@@ -96,9 +110,7 @@ public struct BearingDiagnosis: Sendable, Equatable {
             kurtogram.best(envelopeNyquistAtLeast: highest * (1 + rule.window)) ?? kurtogram.cell(row: 0, band: 0)
         let signal = try FastKurtogram.bandSignal(samples, sampleRate: sampleRate, row: cell.row, band: cell.band)
         let length = DefectLevelRule.segmentLength(count: signal.samples.count, rate: signal.sampleRate, shaft: shaft)
-        let spectrum = try SquaredEnvelopeSpectrum(signal, segmentLength: length)
-        return BearingDiagnosis(
-            spectrum: spectrum, band: cell, shaft: shaft, bearing: bearing, rule: rule, threshold: threshold)
+        return (cell, try SquaredEnvelopeSpectrum(signal, segmentLength: length))
     }
 
     /// Diagnoses one channel; a convenience for arrays.

@@ -12,6 +12,11 @@ public enum KurtogramError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidCell(row: Int, band: Int)
     /// A Welch segment length that is not a power of two in 8...count.
     case invalidSegmentLength(Int, count: Int)
+    /// An envelope band `low`-`high` Hz outside 0 <= low < high <= `nyquist`.
+    case invalidBand(low: Double, high: Double, nyquist: Double)
+    /// A band signal of `count` samples, fewer than the three half-overlapping segments of `segmentLength` the
+    /// envelope spectrum's resolution asks for.
+    case tooShortForEnvelope(count: Int, segmentLength: Int)
 
     public var description: String {
         switch self {
@@ -29,6 +34,13 @@ public enum KurtogramError: Error, Equatable, Sendable, CustomStringConvertible 
         case .invalidSegmentLength(let length, let count):
             return "squared-envelope spectrum: segment length \(length) must be a power of two "
                 + "from 8 to the band signal's \(count) samples"
+        case .invalidBand(let low, let high, let nyquist):
+            return
+                "envelope band \(low.significantDigits(6))-\(high.significantDigits(6)) Hz: expected 0 <= LO < HI <= "
+                + "\(nyquist.significantDigits(6)) Hz (half the sample rate)"
+        case .tooShortForEnvelope(let count, let length):
+            return "squared-envelope spectrum: the band signal has \(count) samples, fewer than the \(2 * length) "
+                + "(three half-overlapping segments of \(length)) its resolution needs; record longer or use a shorter --window"
         }
     }
 }

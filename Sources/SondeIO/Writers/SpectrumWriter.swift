@@ -2,7 +2,9 @@ import SondeCore
 
 /// Writes averaged spectra (docs/features.md section 8) as a table: one row per frequency bin,
 /// `frequency` then one column per channel, in CSV or as a JSON array of objects; with
-/// several inputs a leading `file` column, as records have.
+/// several inputs a leading `file` column, as records have. A NaN value is a channel with no
+/// bin at that frequency (envelope spectra of bands at different rates): an empty CSV field,
+/// a JSON null.
 public final class SpectrumWriter {
     public enum Format: String, CaseIterable, Sendable {
         case csv, json
@@ -35,7 +37,7 @@ public final class SpectrumWriter {
 
     /// One input's spectrum.
     /// - Parameters:
-    ///   - power: per channel, one value per frequency.
+    ///   - power: per channel, one value per frequency; NaN where the channel has none.
     /// - Throws: `SondeError(.invalidInput)` when a CSV's inputs have different channel
     ///   names (one header cannot name both); `SondeError(.io)` when writing fails.
     public func write(file: String, channelNames: [String], frequencies: [Double], power: [[Double]]) throws {
@@ -83,7 +85,7 @@ public final class SpectrumWriter {
                 bytes.appendNumber(frequencies[k])
                 for channel in power.indices {
                     bytes.append(UInt8(ascii: ","))
-                    bytes.appendNumber(power[channel][k])
+                    if !power[channel][k].isNaN { bytes.appendNumber(power[channel][k]) }
                 }
                 bytes.append(10)
             }
@@ -109,7 +111,11 @@ public final class SpectrumWriter {
                     bytes.append(UInt8(ascii: ","))
                     bytes.appendJSONString(channelNames[channel])
                     bytes.append(UInt8(ascii: ":"))
-                    bytes.appendNumber(power[channel][k])
+                    if power[channel][k].isNaN {
+                        bytes.appendASCII("null")
+                    } else {
+                        bytes.appendNumber(power[channel][k])
+                    }
                 }
                 bytes.append(UInt8(ascii: "}"))
             }

@@ -190,3 +190,32 @@ def defect_levels(p, rate, nperseg, shaft_hz, multiples):
         fd = multiples[name] * shaft_hz
         out[name] = [harmonic_level(p, rate, nperseg, h * fd) for h in range(1, HARMONICS + 1)]
     return out
+
+
+# --- sonde spectrum --envelope (docs/features.md section 8) ------------------------------
+
+
+def brick_wall_band(x, fs, lo, hi):
+    """The analytic signal of an ideal band-pass lo..hi Hz at the input's rate (zero-padded to 2^k)."""
+    x = np.asarray(x, dtype=np.float64)
+    n = len(x)
+    m = 2
+    while m < n:
+        m *= 2
+    f = np.arange(m) * fs / m
+    inside = (f >= lo) & (f <= hi)
+    h = np.zeros(m)
+    h[1 : m // 2][inside[1 : m // 2]] = 2.0
+    if inside[0]:
+        h[0] = 1.0
+    if inside[m // 2]:
+        h[m // 2] = 1.0
+    return np.fft.ifft(np.fft.fft(x, m) * h)[:n]
+
+
+def envelope_segment_length(band_rate_hz, fs, window):
+    """The smallest power of two P >= 8 with band_rate / P <= fs / window."""
+    p = 8
+    while band_rate_hz / p > fs / window:
+        p *= 2
+    return p

@@ -11,6 +11,11 @@ public struct FamilyOptions: Sendable, Hashable {
     public var mfccCount: Int?
     /// `--velocity-band LO-HI` in Hz, 0 < LO < HI: ISO 20816-1's broad band by default.
     public var velocityBand = Band(low: 10, high: 1000)
+    /// `--input-unit`: the samples' acceleration unit for `velocity_rms`; nil: taken as they are
+    /// (the velocity in input unit · s).
+    public var inputUnit: AccelerationUnit?
+    /// `--velocity-unit`: `velocity_rms`'s unit; nil: m/s (input unit · s without `inputUnit`).
+    public var velocityUnit: VelocityUnit?
     /// `--reference R`, the levels' 0 dB in the input's unit (2e-5 Pa gives dB SPL), > 0.
     public var reference = 1.0
     /// `--bands octave`, `--bands third-octave`, in docs/features.md's order.
@@ -21,6 +26,13 @@ public struct FamilyOptions: Sendable, Hashable {
     public static let defaultMelBands = 128
 
     public init() {}
+
+    /// What `velocity_rms` is multiplied by: m/s² per input unit times the velocity unit per
+    /// m/s (1 unless `--input-unit g` or `--velocity-unit mm/s`). The velocity is linear in the
+    /// samples, so this is the samples scaled before the feature.
+    public var velocityScale: Double {
+        (inputUnit?.metresPerSecondSquared ?? 1) * (velocityUnit?.perMetrePerSecond ?? 1)
+    }
 
     /// The mel filterbank's M, when mel levels or MFCCs are asked for.
     var melFilterCount: Int? {
@@ -46,6 +58,21 @@ public struct FamilyOptions: Sendable, Hashable {
                 .invalidArgument,
                 "--velocity-band \(band.low.compactDescription)-\(band.high.compactDescription): expected 0 < LO < HI in Hz (e.g. 10-1000)"
             )
+        }
+        if !names.contains("velocity_rms") {
+            // Only the velocity depends on the unit: an option that changes nothing is refused.
+            if let inputUnit {
+                throw SondeError(
+                    .invalidArgument,
+                    "--input-unit \(inputUnit.rawValue) scales velocity_rms only: ask for it with --features velocity_rms"
+                )
+            }
+            if let velocityUnit {
+                throw SondeError(
+                    .invalidArgument,
+                    "--velocity-unit \(velocityUnit.rawValue) is velocity_rms's unit: ask for it with --features velocity_rms"
+                )
+            }
         }
         guard reference > 0, reference.isFinite else {
             throw SondeError(

@@ -1,0 +1,41 @@
+import SondeCore
+import SondeDSP
+import SondeIO
+import SondeReport
+
+extension ReportCommand {
+    /// With --shaft-speed and --bearing: per input, each channel's envelope spectrum as
+    /// `diagnose` reads it (`BearingDiagnosis.envelopeSpectrum`), drawn with the defect lines.
+    func envelopeFigures(_ inputs: [SampleInput], options: SampleSourceOptions) throws -> EnvelopeFigures? {
+        guard let shaftSpeed, let bearing else { return nil }
+        let shaft = try ShaftSpeed(parsing: shaftSpeed)
+        let multiples = try DefectMultiples(parsing: bearing)
+        return { index, name in
+            let source = try SampleSources.open(path: inputs[index].path, options: options)
+            let rate = source.format.sampleRate
+            let names = source.format.channelNames
+            let channels = try ChannelSamples.read(source, name: name)
+            let defects = BearingDefect.allCases.map { ($0.abbreviation, multiples.frequency(of: $0, at: shaft)) }
+            return try channels.enumerated().map { channel, samples in
+                let channelName = channel < names.count ? names[channel] : "\(channel + 1)"
+                let found: (band: Kurtogram.Cell, spectrum: SquaredEnvelopeSpectrum)
+                do {
+                    found = try samples.withUnsafeBufferPointer {
+                        try BearingDiagnosis.envelopeSpectrum(
+                            $0, sampleRate: rate, shaft: shaft, bearing: multiples)
+                    }
+                } catch let error as KurtogramError {
+                    throw SondeError(.invalidInput, "\(name), channel \(channelName): \(error.description)")
+                }
+                let low = found.band.centre - found.band.bandwidth / 2
+                let high = found.band.centre + found.band.bandwidth / 2
+                let spectrum = found.spectrum
+                return ReportEnvelope(
+                    title: "Envelope spectrum of \(low.significantDigits(6))-\(high.significantDigits(6)) Hz, "
+                        + "\(channelName) (shaft \(shaft.hertz.significantDigits(4)) Hz)",
+                    frequencies: spectrum.density.indices.map { Double($0) * spectrum.resolution },
+                    density: spectrum.density, defects: defects)
+            }
+        }
+    }
+}

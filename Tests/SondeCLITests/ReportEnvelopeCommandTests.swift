@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import _SondeTestSupport
+
+/// `sonde report --shaft-speed --bearing` (issue 47, item 6): each channel's envelope spectrum
+/// with the defect lines, on the page and as its own figure, the fault's line where BPFO is.
+@Suite struct ReportEnvelopeCommandTests {
+    @Test func pageShowsTheEnvelopeSpectrumWithDefectLines() throws {
+        let file = try DiagnoseCommandTests.record()
+        let folder = try TestScratch.folder("sonde-report-envelope")
+        let page = folder.appendingPathComponent("bearing.html")
+        let figures = folder.appendingPathComponent("figures")
+        try FileManager.default.createDirectory(at: figures, withIntermediateDirectories: true)
+        let run = try SondeBinary.run(
+            [
+                "report", file.path, "--shaft-speed", "1797rpm", "--bearing", "6205", "-o", page.path, "--figures",
+                figures.path, "--quiet",
+            ] + DiagnoseCommandTests.rawInput)
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let envelopes = html.components(separatedBy: "<figure class=\"envelope\">").dropFirst()
+        try #require(envelopes.count == 2)
+        let fault = try #require(envelopes.first)
+        for label in ["BPFO", "BPFI", "BSF", "FTF", "2×BPFO", "3×BPFI"] {
+            #expect(fault.contains(">\(label)</text>"), "\(label)")
+        }
+        // The outer-race channel's strongest envelope line is BPFO, 107.36 Hz (±2% slip).
+        let peak = try #require(fault.components(separatedBy: "peak ").dropFirst().first?.split(separator: " ").first)
+        let frequency = try #require(Double(String(peak)))
+        #expect(abs(frequency - 107.36) <= 0.02 * 107.36, "peak \(frequency) Hz")
+        let files = try FileManager.default.contentsOfDirectory(atPath: figures.path)
+        #expect(files.filter { $0.hasSuffix("-envelope.svg") }.count == 2, "\(files)")
+    }
+
+    @Test func shaftSpeedAndBearingGoTogether() throws {
+        let file = try DiagnoseCommandTests.record()
+        let page = try TestScratch.folder("sonde-report-envelope").appendingPathComponent("x.html")
+        let run = try SondeBinary.run(
+            ["report", file.path, "--shaft-speed", "1797rpm", "-o", page.path] + DiagnoseCommandTests.rawInput)
+        #expect(run.status == 64 && run.stderr.contains("--shaft-speed and --bearing go together"), "\(run.stderr)")
+    }
+}
