@@ -207,8 +207,9 @@ test: deps
 	$(PY) Tests/Hostile/check_half_sent_flood.py .build/debug/sonde
 	# The ring buffer's tests again under ThreadSanitizer, in their own package
 	# (Tests/ThreadSanitizer), which compiles SondeCore and the one test file with the
-	# sanitizer: about 2 min on 2 cores, where the whole package and every test target
-	# under TSan for this one suite took 782 s of the CI run.
+	# sanitizer: 58-121 s from a clean folder on a loaded 2-core machine (10-39 s of it
+	# resolving the main package's dependencies from the local cache), where the whole
+	# package and every test target under TSan for this one suite took 782 s of the CI run.
 	SONDE_RING_STRESS_SAMPLES=10000000 swift test --package-path Tests/ThreadSanitizer --sanitize=thread
 	# Mutated inputs and options through the debug binary (about a minute): no crash, hang,
 	# partial output or NaN/Inf; the committed crash inputs in Tests/Fuzz/regressions first.
