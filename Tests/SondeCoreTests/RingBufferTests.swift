@@ -1,9 +1,8 @@
 import Foundation
+import SondeCore
 import Synchronization
 import Testing
 import _SondeTestSupport
-
-@testable import SondeCore
 
 @Suite struct RingBufferTests {
     @Test(arguments: [1, 2, 3, 64, 100, 4096])

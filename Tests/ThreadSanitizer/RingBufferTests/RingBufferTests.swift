@@ -1,0 +1,1 @@
+../../SondeCoreTests/RingBufferTests.swift

@@ -1,0 +1,1 @@
+../../_SondeTestSupport/SplitMix64.swift
