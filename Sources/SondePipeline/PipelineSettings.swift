@@ -92,6 +92,15 @@ public struct PipelineSettings: Sendable {
     /// frames a segment reads again before its start under 6% of a segment.
     public static let filterPieceLength = 65_536
 
+    /// The fewest jobs at which a long filtered file is cut into segments. Cut, every piece is
+    /// filtered twice (from zero, then from its start state) and read twice: about 25% more
+    /// CPU for a filtered mono or stereo run (release, docs/performance.md), which two cores
+    /// cannot win back from a filter thread whose serial share is 0.10, but four can
+    /// (Amdahl: 3.1x serial against 3.2x cut). Below it one thread filters the whole input
+    /// with its start states derived in spare SIMD lanes, as fast as one uncut filter; the
+    /// records are the same bytes either way.
+    public static let filteredCutMinimumJobs = 4
+
     /// The filter stages for a source at `sampleRate` as one cascade cut into pieces of
     /// `filterPieceLength`, with its `Φᴸ`; nil without filters.
     /// - Throws: `SondeError(.invalidArgument)` naming the stage that does not fit the rate.

@@ -121,8 +121,10 @@ final class SourceStage: @unchecked Sendable {
             segments = nil
             self.segment = segment
         } else {
+            let cuts = pieceFilter == nil || jobs >= PipelineSettings.filteredCutMinimumJobs
             segments = reopening.flatMap { reopening in
-                InputSegments(
+                guard cuts else { return nil }
+                return InputSegments(
                     frameCount: reopening.frameCount, channelCount: format.channelCount,
                     frameLength: settings.frameLength, hop: settings.hop, needsPreviousFrame: keepsPreviousFrame,
                     jobs: jobs, pieceLength: pieceFilter?.pieceLength, segmentSamples: sizes.segmentSamples)

@@ -193,11 +193,13 @@ final class OutcomeSink: PipelineSink, @unchecked Sendable {
         }
         let (whole, wholeSummary) = try await run(make(), settings: settings, jobs: 1, segmentSamples: 3000)
         #expect(counter.count.load(ordering: .relaxed) == 0)
-        for jobs in [2, 3, 8] {
+        for jobs in [2, 3, 4, 8] {
             let (cut, cutSummary) = try await run(make(), settings: settings, jobs: jobs, segmentSamples: 3000)
-            // Four segments after the first (a piece each), and the zero-state passes of
-            // pieces 0 to 3 (the last, short piece's final state starts nothing).
-            #expect(counter.count.load(ordering: .relaxed) == 8)
+            // From `filteredCutMinimumJobs` on, four segments after the first (a piece each),
+            // and the zero-state passes of pieces 0 to 3 (the last, short piece's final state
+            // starts nothing); below it, one read of the whole input.
+            let reopened = jobs >= PipelineSettings.filteredCutMinimumJobs ? 8 : 0
+            #expect(counter.count.load(ordering: .relaxed) == reopened, "jobs \(jobs)")
             #expect(cut.collector.records == whole.collector.records, "jobs \(jobs)")
             #expect(cut.outcomes == whole.outcomes)
             #expect(cutSummary.samplesPerChannel == wholeSummary.samplesPerChannel)
@@ -214,7 +216,9 @@ final class OutcomeSink: PipelineSink, @unchecked Sendable {
         let bad = PipelineSettings.filterPieceLength + 30_000
         for _ in 0..<3 {
             let source = ReopenableSource(frames: 5 * PipelineSettings.filterPieceLength, channels: 2, failing: [bad])
-            let graph = PipelineGraph(settings: settings, options: .init(jobs: 3, segmentSamples: 3000))
+            let graph = PipelineGraph(
+                settings: settings,
+                options: .init(jobs: PipelineSettings.filteredCutMinimumJobs, segmentSamples: 3000))
             let sink = OutcomeSink()
             do {
                 _ = try await graph.run(
