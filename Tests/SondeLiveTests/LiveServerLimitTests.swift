@@ -26,7 +26,9 @@ import _SondeTestSupport
         let started = ContinuousClock.now
         let answer = await slow.answer()
         #expect(answer.closed, "still open after 30 s")
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Closed by the server (the receive timeout is 30 s): 6.6 s on a loaded CI run of
+        // every suite at once for a 0.5 s timeout, so the bound is 20 s, as the app's.
+        #expect(ContinuousClock.now - started < .seconds(20))
         #expect(answer.text.isEmpty)
         await server.stop()
     }
