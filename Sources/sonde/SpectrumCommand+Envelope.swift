@@ -11,17 +11,9 @@ extension SpectrumCommand {
             _ = try framing.settings()  // checks --window as `sonde spectrum` does
             let list = try inputList.sampleInputs(sampleType: input.sampleType)
             let options = input.sampleSourceOptions()
-            let outputPath = output == "-" ? nil : output
-            if let outputPath, let input = list.input(sameFileAs: outputPath) {
-                throw SondeError(
-                    .invalidArgument,
-                    "-o \(outputPath) is the input '\(input.path)': writing it would destroy the input")
-            }
+            let (outputPath, outputFormat) = try outputTarget(for: list)
             let choice = envelopeBand ?? .auto(levels: 6)  // validate() has read it
-            let outputFormat = format ?? outputPath.flatMap(SpectrumWriter.Format.init(inferredFrom:)) ?? .csv
-            let destination =
-                try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
-                ?? OutputFile(standardOutputFlushing: .whenFull)
+            let destination = try Self.destination(outputPath)
             do {
                 let writer = SpectrumWriter(format: outputFormat, output: destination, includesFile: list.namesFiles)
                 var notes: [String] = []

@@ -120,13 +120,7 @@ struct SpectrumCommand: AsyncParsableCommand {
             let settings = try framing.settings()
             let list = try inputList.sampleInputs(sampleType: input.sampleType)
             let options = input.sampleSourceOptions()
-            let outputPath = output == "-" ? nil : output
-            if let outputPath, let input = list.input(sameFileAs: outputPath) {
-                throw SondeError(
-                    .invalidArgument,
-                    "-o \(outputPath) is the input '\(input.path)': writing it would destroy the input")
-            }
-            let outputFormat = format ?? outputPath.flatMap(SpectrumWriter.Format.init(inferredFrom:)) ?? .csv
+            let (outputPath, outputFormat) = try outputTarget(for: list)
             // The first input is opened and checked before anything is written.
             let first = try FileInputs.open(list.inputs[0], settings: settings, options: options)
             let inputs = FileInputs.lazyInputs(
@@ -135,9 +129,7 @@ struct SpectrumCommand: AsyncParsableCommand {
             var graphOptions = engine.graphOptions()
             graphOptions.spectrumTap = averager
             let run = GraphRun(settings: settings, options: graphOptions, cpuReport: engine.cpuReport)
-            let destination =
-                try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
-                ?? OutputFile(standardOutputFlushing: .whenFull)
+            let destination = try Self.destination(outputPath)
             do {
                 let sink = SpectrumSink(
                     averager: averager,
@@ -158,5 +150,21 @@ struct SpectrumCommand: AsyncParsableCommand {
                 throw error
             }
         }
+    }
+
+    /// Where both forms write: `-o`'s path (nil for standard output), refused when it is one
+    /// of the inputs, and the format (`--format`, else from its extension, else CSV).
+    func outputTarget(for list: SampleInputs) throws -> (path: String?, format: SpectrumWriter.Format) {
+        let path = output == "-" ? nil : output
+        if let path, let input = list.input(sameFileAs: path) {
+            throw SondeError(
+                .invalidArgument, "-o \(path) is the input '\(input.path)': writing it would destroy the input")
+        }
+        return (path, format ?? path.flatMap(SpectrumWriter.Format.init(inferredFrom:)) ?? .csv)
+    }
+
+    /// The output file, written atomically, or standard output.
+    static func destination(_ path: String?) throws -> OutputFile {
+        try path.map { try OutputFile(atomicallyReplacing: $0) } ?? OutputFile(standardOutputFlushing: .whenFull)
     }
 }
