@@ -4,6 +4,11 @@ import SondeIO
 import SondeReport
 
 extension ReportCommand {
+    /// `--shaft-speed`, declared with the pipeline options (the bearing columns read it too).
+    var shaftSpeed: String? { pipeline.bearingOptions.shaftSpeed }
+    /// `--bearing`, likewise.
+    var bearing: String? { pipeline.bearingOptions.bearing }
+
     /// With --shaft-speed and --bearing: per input, each channel's envelope spectrum as
     /// `diagnose` reads it (`BearingDiagnosis.envelopeSpectrum`), drawn with the defect lines.
     func envelopeFigures(_ inputs: [SampleInput], options: SampleSourceOptions) throws -> EnvelopeFigures? {
