@@ -96,6 +96,7 @@ public final class ReportSink: PipelineSink {
                     title: $0[channel].title, frequencies: $0[channel].frequencies, density: $0[channel].density,
                     defects: $0[channel].defects)
             }
+            channels[channel].bearing = envelopeFigures?[channel].diagnosis
         }
         let seconds = Double(summary.samplesPerChannel) / fs
         let report = InputReport(

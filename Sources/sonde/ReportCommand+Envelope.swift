@@ -39,8 +39,35 @@ extension ReportCommand {
                     title: "Envelope spectrum of \(low.significantDigits(6))-\(high.significantDigits(6)) Hz, "
                         + "\(channelName) (shaft \(shaft.hertz.significantDigits(4)) Hz)",
                     frequencies: spectrum.density.indices.map { Double($0) * spectrum.resolution },
-                    density: spectrum.density, defects: defects)
+                    density: spectrum.density, defects: defects,
+                    diagnosis: Self.table(
+                        BearingDiagnosis(spectrum: spectrum, band: found.band, shaft: shaft, bearing: multiples)))
             }
+        }
+    }
+
+    /// The table under the envelope figure, worded as `sonde diagnose` words the same diagnosis.
+    static func table(_ diagnosis: BearingDiagnosis) -> ReportEnvelope.Diagnosis {
+        let threshold = diagnosis.threshold
+        let rows = diagnosis.findings.map { finding in
+            let levels = finding.harmonics.map { $0.level.map { $0.significantDigits(3) } ?? "not measurable" }
+            return ReportEnvelope.DefectRow(
+                name: finding.defect.abbreviation, frequency: finding.frequency,
+                level: finding.level.map { "\($0.significantDigits(3)) dB" }
+                    ?? "not measurable (\(Self.shortReason(finding.harmonics.first?.notMeasurable)))",
+                harmonicsFound: "\(finding.harmonicsFound(threshold: threshold))/\(finding.harmonics.count)",
+                harmonicLevels: levels.joined(separator: ", "))
+        }
+        return ReportEnvelope.Diagnosis(rows: rows, verdict: diagnosis.verdictText)
+    }
+
+    /// Why a level is missing, in a few words for the table (`sonde diagnose` says it in full).
+    static func shortReason(_ why: HarmonicLevel.NotMeasurable?) -> String {
+        switch why {
+        case .aboveNyquist: "above the envelope's Nyquist"
+        case .tooFewBins(let bins): "\(bins) of 8 bins: too short"
+        case .silent: "silent band"
+        case nil: "no level"
         }
     }
 }

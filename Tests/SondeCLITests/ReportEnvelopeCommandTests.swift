@@ -28,6 +28,21 @@ import _SondeTestSupport
         let peak = try #require(fault.components(separatedBy: "peak ").dropFirst().first?.split(separator: " ").first)
         let frequency = try #require(Double(String(peak)))
         #expect(abs(frequency - 107.36) <= 0.02 * 107.36, "peak \(frequency) Hz")
+        // Under each figure, the levels and the verdict `diagnose` gives the same channels.
+        let tables = html.components(separatedBy: "<p class=\"verdict\">").dropFirst()
+        try #require(tables.count == 2, "\(html.count) bytes")
+        let faultTable = try #require(tables.first?.components(separatedBy: "</table>").first)
+        let healthyTable = try #require(tables.last?.components(separatedBy: "</table>").first)
+        #expect(faultTable.hasPrefix("Bearing: outer race fault likely (BPFO "), "\(faultTable.prefix(80))")
+        #expect(healthyTable.hasPrefix("Bearing: no bearing defect above 10 dB"), "\(healthyTable.prefix(80))")
+        for name in ["BPFO", "BPFI", "BSF", "FTF"] {
+            #expect(faultTable.contains("<tr><td>\(name)</td>"), "\(name)")
+        }
+        let diagnose = try SondeBinary.run(
+            ["diagnose", file.path, "--shaft-speed", "1797rpm", "--bearing", "6205"] + DiagnoseCommandTests.rawInput)
+        let verdict = try #require(
+            diagnose.stdout.split(separator: "\n").first?.split(separator: ": ", maxSplits: 1).last)
+        #expect(faultTable.hasPrefix("Bearing: \(verdict)</p>"), "diagnose: \(verdict)")
         let files = try FileManager.default.contentsOfDirectory(atPath: figures.path)
         #expect(files.filter { $0.hasSuffix("-envelope.svg") }.count == 2, "\(files)")
     }
