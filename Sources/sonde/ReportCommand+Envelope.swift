@@ -9,19 +9,33 @@ extension ReportCommand {
     /// `--bearing`, likewise.
     var bearing: String? { pipeline.bearingOptions.bearing }
 
-    /// With --shaft-speed and --bearing: per input, each channel's envelope spectrum as
-    /// `diagnose` reads it (`BearingDiagnosis.envelopeSpectrum`), drawn with the defect lines.
+    /// With --shaft-speed (or --tacho) and --bearing: per input, each channel's envelope
+    /// spectrum as `diagnose` reads it (`BearingDiagnosis.envelopeSpectrum`), drawn with the
+    /// defect lines; none for the tachometer channel.
     func envelopeFigures(_ inputs: [SampleInput], options: SampleSourceOptions) throws -> EnvelopeFigures? {
-        guard let shaftSpeed, let bearing else { return nil }
-        let shaft = try ShaftSpeed(parsing: shaftSpeed)
+        guard let bearing, shaftSpeed != nil || tachometer.channel != nil else { return nil }
+        let given = try shaftSpeed.map { try ShaftSpeed(parsing: $0) }
         let multiples = try DefectMultiples(parsing: bearing)
+        let tacho = tachometer.channel
+        let pulses = tachometer.pulsesPerRevolution
         return { index, name in
             let source = try SampleSources.open(path: inputs[index].path, options: options)
             let rate = source.format.sampleRate
             let names = source.format.channelNames
             let channels = try ChannelSamples.read(source, name: name)
+            var shaft = given ?? ShaftSpeed(hertz: 1)
+            var tachoIndex: Int?
+            if let tacho {
+                do {
+                    (shaft, tachoIndex) = try TachometerSpeed.speed(
+                        of: channels, names: names, tachometer: tacho, sampleRate: rate, pulsesPerRevolution: pulses)
+                } catch {
+                    throw SondeError(.invalidInput, "\(name): \(error)")
+                }
+            }
             let defects = BearingDefect.allCases.map { ($0.abbreviation, multiples.frequency(of: $0, at: shaft)) }
-            return try channels.enumerated().map { channel, samples in
+            return try channels.enumerated().map { channel, samples -> ReportEnvelope? in
+                guard channel != tachoIndex else { return nil }
                 let channelName = channel < names.count ? names[channel] : "\(channel + 1)"
                 let found: (band: Kurtogram.Cell, spectrum: SquaredEnvelopeSpectrum)
                 do {

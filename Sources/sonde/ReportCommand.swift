@@ -74,8 +74,13 @@ struct ReportCommand: AsyncParsableCommand {
     /// Trended when --features does not choose (`Feature.defaultTrends`).
     static let defaultTrends = Feature.defaultTrends.map(\.rawValue)
 
+    @OptionGroup(title: "Tachometer") var tachometer: TachometerOptions
+
     func validate() throws {
-        if (shaftSpeed == nil) != (bearing == nil) {
+        if shaftSpeed != nil, let channel = tachometer.channel {
+            throw ValidationError("--shaft-speed or --tacho \(channel): give one, the speed comes from either")
+        }
+        if (shaftSpeed == nil && tachometer.channel == nil) != (bearing == nil) {
             throw ValidationError("--shaft-speed and --bearing go together: the defect lines need both")
         }
         do {

@@ -47,6 +47,20 @@ import _SondeTestSupport
         #expect(files.filter { $0.hasSuffix("-envelope.svg") }.count == 2, "\(files)")
     }
 
+    /// `--tacho 2`: the speed from the third channel, which gets no envelope figure.
+    @Test func speedFromTheTachometerChannel() throws {
+        let file = try DiagnoseTachometerCommandTests.record(pulses: 1)
+        let page = try TestScratch.folder("sonde-report-envelope").appendingPathComponent("tacho.html")
+        let run = try SondeBinary.run(
+            ["report", file.path, "--tacho", "2", "-o", page.path, "--quiet"] + DiagnoseTachometerCommandTests.rawInput)
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let envelopes = html.components(separatedBy: "<figure class=\"envelope\">").dropFirst()
+        #expect(envelopes.count == 2, "the tachometer channel has no envelope figure")
+        #expect(envelopes.first?.contains("(shaft 29.95 Hz)") == true)
+        #expect(html.contains("<p class=\"verdict\">Bearing: outer race fault likely (BPFO "))
+    }
+
     @Test func shaftSpeedAndBearingGoTogether() throws {
         let file = try DiagnoseCommandTests.record()
         let page = try TestScratch.folder("sonde-report-envelope").appendingPathComponent("x.html")

@@ -26,10 +26,11 @@ extension FeatureReferencePage {
         | `ZA-2115` (za2115, ims) | 16 | 0.331 in | 2.815 in | 15.17° | Rexnord ZA-2115 of the IMS run-to-failure data (NASA Prognostics Data Repository; H. Qiu et al., J. Sound Vib. 289, 2006: BPFO 236.4 Hz at 2000 rpm) |
         | `MFPT` (nice) | 8 | 0.235 in | 1.245 in | 0° | MFPT Society bearing fault data set (E. Bechhoefer): BPFO 81.125 Hz, BPFI 118.875 Hz at 25 Hz |
 
-        **Tachometer** (`sonde diagnose`): `--tacho CH` reads the shaft speed off a channel of the
-        input instead of `--shaft-speed`, CH its name (`ch3`, a CSV header) or its index from 0,
-        with `--pulses-per-rev N` pulses per revolution (1 unless given); that channel is not
-        diagnosed. Threshold: the channel's mid-level m = min + (max - min)/2. A rising edge is
+        **Tachometer** (`sonde diagnose`, `sonde report`): `--tacho CH` reads the shaft speed off a
+        channel of each input instead of `--shaft-speed`, CH its name (`ch3`, a CSV header) or its
+        index from 0, with `--pulses-per-rev N` pulses per revolution (1 unless given); that
+        channel is not diagnosed (nor given an envelope figure). `sonde process` takes
+        `--shaft-speed` only. Threshold: the channel's mid-level m = min + (max - min)/2. A rising edge is
         the first sample at or above m after the channel has been below min + (max - min)/4
         (hysteresis: noise on a pulse does not count twice), at the time where the line through
         that sample and the one before crosses m. Speed = (edges - 1) / N over the time from the

@@ -83,26 +83,40 @@ extension TachometerSpeed {
         return index
     }
 
-    /// The speed from channel `text` of `channels` (`names` in the same order); the other
-    /// channels are the ones to diagnose.
-    /// - Throws: `BearingError.invalidTachometer` for an unknown channel, one channel only, or
-    ///   a channel without pulses.
-    public static func split(
-        _ channels: [[Double]], names: [String], tachometer text: String, sampleRate: Double, pulsesPerRevolution: Int
-    ) throws(BearingError) -> (speed: ShaftSpeed, channels: [[Double]], names: [String]) {
+    /// The speed read off channel `text` of `channels` (`names` in the same order), and
+    /// that channel's index.
+    /// - Throws: `BearingError.invalidTachometer` for an unknown channel or one without pulses.
+    public static func speed(
+        of channels: [[Double]], names: [String], tachometer text: String, sampleRate: Double,
+        pulsesPerRevolution: Int
+    ) throws(BearingError) -> (speed: ShaftSpeed, index: Int) {
         let index = try channelIndex(text, names: names)
-        guard channels.count >= 2 else {
-            throw .invalidTachometer(text, reason: "the input's only channel: nothing is left to diagnose")
+        guard index < channels.count else {
+            throw .invalidTachometer(text, reason: "the input has \(channels.count) channels")
         }
         let read = channels[index].withUnsafeBufferPointer { samples -> Result<ShaftSpeed, Failure> in
             Result { () throws(Failure) -> ShaftSpeed in
                 try TachometerSpeed.speed(samples, sampleRate: sampleRate, pulsesPerRevolution: pulsesPerRevolution)
             }
         }
-        let speed: ShaftSpeed
         switch read {
-        case .success(let value): speed = value
-        case .failure(let failure): throw BearingError.invalidTachometer(text, reason: failure.description)
+        case .success(let speed): return (speed, index)
+        case .failure(let failure): throw .invalidTachometer(text, reason: failure.description)
+        }
+    }
+
+    /// The speed from channel `text` of `channels` (`names` in the same order), and the other
+    /// channels: the ones to diagnose.
+    /// - Throws: `BearingError.invalidTachometer` for an unknown channel, one channel only, or
+    ///   a channel without pulses.
+    public static func split(
+        _ channels: [[Double]], names: [String], tachometer text: String, sampleRate: Double, pulsesPerRevolution: Int
+    ) throws(BearingError) -> (speed: ShaftSpeed, channels: [[Double]], names: [String]) {
+        let (speed, index) = try speed(
+            of: channels, names: names, tachometer: text, sampleRate: sampleRate,
+            pulsesPerRevolution: pulsesPerRevolution)
+        guard channels.count >= 2 else {
+            throw .invalidTachometer(text, reason: "the input's only channel: nothing is left to diagnose")
         }
         var rest = channels
         var restNames = names
