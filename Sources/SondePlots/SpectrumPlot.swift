@@ -88,7 +88,7 @@ public struct SpectrumPlot: Sendable {
     public func svg() -> String { svg(markers: []) }
 
     /// The figure with `markers` drawn over the spectrum: labelled vertical lines, their labels
-    /// in three staggered rows so that lines a few pixels apart stay readable.
+    /// in as many rows as it takes for none to overlap another (`MarkerLabelRows`).
     public func svg(markers: [FrequencyMarker]) -> String {
         let xRange = frequencyRange, yRange = logPowerRange
         let axes = PlotAxes(
@@ -191,12 +191,15 @@ public struct SpectrumPlot: Sendable {
     private func markerLines(_ markers: [FrequencyMarker]) -> String {
         var svg = ""
         let top = layout.top, bottom = layout.top + layout.plotHeight
-        for (index, marker) in markers.enumerated() where frequencyRange.contains(marker.frequency) {
+        let shown = markers.filter { frequencyRange.contains($0.frequency) }
+        let rows = MarkerLabelRows.rows(
+            starts: shown.map { x(frequency: $0.frequency) + 2 }, lengths: shown.map(\.label.count))
+        for (index, marker) in shown.enumerated() {
             let mx = x(frequency: marker.frequency)
             let dash = marker.isHarmonic ? " stroke-dasharray=\"2 3\"" : ""
             svg +=
                 "<line class=\"marker\" x1=\"\(c(mx))\" y1=\"\(c(top))\" x2=\"\(c(mx))\" y2=\"\(c(bottom))\" stroke=\"\(marker.colour)\"\(dash)/>"
-            let row = Double(index % 3)
+            let row = Double(rows[index])
             svg +=
                 "<text x=\"\(c(mx + 2))\" y=\"\(c(top + 24 + 11 * row))\" fill=\"\(marker.colour)\" font-size=\"10\">\(MarkupText.escaped(marker.label))</text>"
         }

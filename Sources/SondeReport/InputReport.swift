@@ -10,6 +10,8 @@ public struct InputReport: Sendable {
         public var spectrum: SpectrumPlot?
         /// The bearing's envelope spectrum with its defect lines (`report --shaft-speed --bearing`).
         public var envelope: EnvelopeSpectrumPlot?
+        /// The defect levels and verdict read off that envelope spectrum, shown under it.
+        public var bearing: ReportEnvelope.Diagnosis?
         public var trends: [TrendPlot]
         /// Per value column, in record order.
         public var summary: [(column: String, summary: FeatureSummary)]
@@ -22,6 +24,7 @@ public struct InputReport: Sendable {
             self.spectrogram = spectrogram
             self.spectrum = spectrum
             self.envelope = nil
+            self.bearing = nil
             self.trends = trends
             self.summary = summary
         }

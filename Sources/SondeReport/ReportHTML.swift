@@ -28,6 +28,8 @@ public enum ReportHTML {
             .figures { display: flex; flex-wrap: wrap; gap: 12px; }
             figure { margin: 0; }
             figure svg { display: block; max-width: 100%; height: auto; }
+            figure.envelope figcaption { max-width: 660px; }
+            p.verdict { margin: 0.4em 0 0; font-weight: 600; }
             dl.details { display: grid; grid-template-columns: max-content auto; gap: 2px 12px; margin: 0.5em 0; }
             dl.details dt { color: #555; }
             dl.details dd { margin: 0; }
@@ -61,7 +63,10 @@ public enum ReportHTML {
                 html += "<figure class=\"spectrogram\">\(spectrogram.svg())</figure>\n"
             }
             if let spectrum = channel.spectrum { html += "<figure class=\"spectrum\">\(spectrum.svg())</figure>\n" }
-            if let envelope = channel.envelope { html += "<figure class=\"envelope\">\(envelope.svg())</figure>\n" }
+            if let envelope = channel.envelope {
+                let table = channel.bearing.map { "<figcaption>\(defectTable($0))</figcaption>" } ?? ""
+                html += "<figure class=\"envelope\">\(envelope.svg())\(table)</figure>\n"
+            }
             for trend in channel.trends { html += "<figure class=\"trend\">\(trend.svg())</figure>\n" }
             html += "</div>\n"
             html += summaryTable(channel)
@@ -73,6 +78,21 @@ public enum ReportHTML {
 
     /// The end of the page.
     public static let tail = "</body>\n</html>\n"
+
+    /// The defect levels of the envelope figure and the verdict, as `sonde diagnose` words them
+    /// (docs/features.md section 9): the figure's caption, so they stay beside its lines.
+    private static func defectTable(_ bearing: ReportEnvelope.Diagnosis) -> String {
+        var html =
+            "<p class=\"verdict\">Bearing: \(escaped(bearing.verdict))</p>\n<table class=\"defects\"><tr><th>defect</th>"
+            + "<th>Hz</th><th>level</th><th>harmonics found</th><th>harmonic levels (dB)</th></tr>\n"
+        for row in bearing.rows {
+            html +=
+                "<tr><td>\(escaped(row.name))</td><td class=\"number\">\(ReportNumber.text(row.frequency))</td>"
+                + "<td class=\"number\">\(escaped(row.level))</td><td class=\"number\">\(escaped(row.harmonicsFound))</td>"
+                + "<td>\(escaped(row.harmonicLevels))</td></tr>\n"
+        }
+        return html + "</table>\n"
+    }
 
     private static func summaryTable(_ channel: Channel) -> String {
         var html =

@@ -3,8 +3,8 @@ public import SondeIO
 public import SondePipeline
 import SondePlots
 
-/// Per input (its index and name), each channel's envelope spectrum figure.
-public typealias EnvelopeFigures = @Sendable (Int, String) throws -> [ReportEnvelope]
+/// Per input (its index and name), each channel's envelope spectrum figure (nil for a channel without one, as a tachometer).
+public typealias EnvelopeFigures = @Sendable (Int, String) throws -> [ReportEnvelope?]
 
 /// Builds the report of a `sonde report` run as the graph delivers it: per input, every
 /// value column's summary and the chosen columns' trends from the records, the spectra
@@ -91,11 +91,11 @@ public final class ReportSink: PipelineSink {
                 summary: statistics?.summary(channel: channel) ?? [])
         }
         for channel in channels.indices where channel < (envelopeFigures?.count ?? 0) {
-            channels[channel].envelope = envelopeFigures.map {
-                EnvelopeSpectrumPlot(
-                    title: $0[channel].title, frequencies: $0[channel].frequencies, density: $0[channel].density,
-                    defects: $0[channel].defects)
-            }
+            guard let figure = envelopeFigures?[channel] else { continue }
+            channels[channel].envelope = EnvelopeSpectrumPlot(
+                title: figure.title, frequencies: figure.frequencies, density: figure.density,
+                defects: figure.defects)
+            channels[channel].bearing = figure.diagnosis
         }
         let seconds = Double(summary.samplesPerChannel) / fs
         let report = InputReport(

@@ -69,12 +69,18 @@ struct DiagnoseCommand: AsyncParsableCommand {
     @Option(name: .long, help: "text (default) or json.")
     var format: Format = .text
 
+    @OptionGroup(title: "Tachometer") var tachometer: TachometerOptions
+
     @OptionGroup(title: "Inputs") var input: InputOptions
 
     func validate() throws {
-        guard let shaftSpeed else {
+        if shaftSpeed != nil, let channel = tachometer.channel {
+            throw ValidationError("--shaft-speed or --tacho \(channel): give one, the speed comes from either")
+        }
+        guard let shaftSpeed = shaftSpeed ?? (tachometer.channel == nil ? nil : "1hz") else {
             throw ValidationError(
-                "--shaft-speed is required: the defect frequencies are multiples of it (as 1797rpm or 29.95hz)")
+                "--shaft-speed is required: the defect frequencies are multiples of it (as 1797rpm or 29.95hz), "
+                    + "or --tacho CH to read it off a tachometer channel")
         }
         guard let bearing else {
             throw ValidationError(
@@ -102,14 +108,24 @@ struct DiagnoseCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             // validate() has parsed both; these only unwrap.
-            let shaft = try ShaftSpeed(parsing: shaftSpeed ?? "")
+            let given = try shaftSpeed.map { try ShaftSpeed(parsing: $0) }
             let multiples = try DefectMultiples(parsing: bearing ?? "")
             let group = ISO20816Zone.MachineGroup(rawValue: machineGroup) ?? .medium
             let support = ISO20816Zone.Foundation(rawValue: foundation) ?? .rigid
             let source = try SampleSources.open(path: file, options: input.sampleSourceOptions())
             let rate = source.format.sampleRate
-            let names = source.format.channelNames
-            let channels = try ChannelSamples.read(source, name: file)
+            var names = source.format.channelNames
+            var channels = try ChannelSamples.read(source, name: file)
+            var shaft = given ?? ShaftSpeed(hertz: 1)
+            if let tacho = tachometer.channel {
+                do {
+                    (shaft, channels, names) = try TachometerSpeed.split(
+                        channels, names: names, tachometer: tacho, sampleRate: rate,
+                        pulsesPerRevolution: tachometer.pulsesPerRevolution)
+                } catch {
+                    throw SondeError(.invalidInput, "\(file): \(error)")
+                }
+            }
             let reports = try await Self.diagnoseChannels(
                 channels, names: names, file: file, rate: rate, shaft: shaft, bearing: multiples, levels: levels,
                 threshold: threshold, unit: inputUnit.metresPerSecondSquared)

@@ -48,6 +48,8 @@ struct PipelineOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(FeatureFamilies.help(for: "--reference"), valueName: "R"))
     var reference: Double?
 
+    @OptionGroup var bearingOptions: BearingOptions
+
     /// The validated settings; every problem is one line naming the option.
     func settings() throws -> PipelineSettings {
         let selection =
@@ -62,6 +64,7 @@ struct PipelineOptions: ParsableArguments {
         families.inputUnit = inputUnit
         families.velocityUnit = velocityUnit
         families.octaveSets = bandRequest.octaveSets
+        try bearingOptions.apply(to: &families)
         return try PipelineSettings(
             frameLength: framing.window,
             hop: framing.hop,

@@ -4,19 +4,38 @@ import SondeIO
 import SondeReport
 
 extension ReportCommand {
-    /// With --shaft-speed and --bearing: per input, each channel's envelope spectrum as
-    /// `diagnose` reads it (`BearingDiagnosis.envelopeSpectrum`), drawn with the defect lines.
+    /// `--shaft-speed`, declared with the pipeline options (the bearing columns read it too).
+    var shaftSpeed: String? { pipeline.bearingOptions.shaftSpeed }
+    /// `--bearing`, likewise.
+    var bearing: String? { pipeline.bearingOptions.bearing }
+
+    /// With --shaft-speed (or --tacho) and --bearing: per input, each channel's envelope
+    /// spectrum as `diagnose` reads it (`BearingDiagnosis.envelopeSpectrum`), drawn with the
+    /// defect lines; none for the tachometer channel.
     func envelopeFigures(_ inputs: [SampleInput], options: SampleSourceOptions) throws -> EnvelopeFigures? {
-        guard let shaftSpeed, let bearing else { return nil }
-        let shaft = try ShaftSpeed(parsing: shaftSpeed)
+        guard let bearing, shaftSpeed != nil || tachometer.channel != nil else { return nil }
+        let given = try shaftSpeed.map { try ShaftSpeed(parsing: $0) }
         let multiples = try DefectMultiples(parsing: bearing)
+        let tacho = tachometer.channel
+        let pulses = tachometer.pulsesPerRevolution
         return { index, name in
             let source = try SampleSources.open(path: inputs[index].path, options: options)
             let rate = source.format.sampleRate
             let names = source.format.channelNames
             let channels = try ChannelSamples.read(source, name: name)
+            var shaft = given ?? ShaftSpeed(hertz: 1)
+            var tachoIndex: Int?
+            if let tacho {
+                do {
+                    (shaft, tachoIndex) = try TachometerSpeed.speed(
+                        of: channels, names: names, tachometer: tacho, sampleRate: rate, pulsesPerRevolution: pulses)
+                } catch {
+                    throw SondeError(.invalidInput, "\(name): \(error)")
+                }
+            }
             let defects = BearingDefect.allCases.map { ($0.abbreviation, multiples.frequency(of: $0, at: shaft)) }
-            return try channels.enumerated().map { channel, samples in
+            return try channels.enumerated().map { channel, samples -> ReportEnvelope? in
+                guard channel != tachoIndex else { return nil }
                 let channelName = channel < names.count ? names[channel] : "\(channel + 1)"
                 let found: (band: Kurtogram.Cell, spectrum: SquaredEnvelopeSpectrum)
                 do {
@@ -34,8 +53,35 @@ extension ReportCommand {
                     title: "Envelope spectrum of \(low.significantDigits(6))-\(high.significantDigits(6)) Hz, "
                         + "\(channelName) (shaft \(shaft.hertz.significantDigits(4)) Hz)",
                     frequencies: spectrum.density.indices.map { Double($0) * spectrum.resolution },
-                    density: spectrum.density, defects: defects)
+                    density: spectrum.density, defects: defects,
+                    diagnosis: Self.table(
+                        BearingDiagnosis(spectrum: spectrum, band: found.band, shaft: shaft, bearing: multiples)))
             }
+        }
+    }
+
+    /// The table under the envelope figure, worded as `sonde diagnose` words the same diagnosis.
+    static func table(_ diagnosis: BearingDiagnosis) -> ReportEnvelope.Diagnosis {
+        let threshold = diagnosis.threshold
+        let rows = diagnosis.findings.map { finding in
+            let levels = finding.harmonics.map { $0.level.map { $0.significantDigits(3) } ?? "not measurable" }
+            return ReportEnvelope.DefectRow(
+                name: finding.defect.abbreviation, frequency: finding.frequency,
+                level: finding.level.map { "\($0.significantDigits(3)) dB" }
+                    ?? "not measurable (\(Self.shortReason(finding.harmonics.first?.notMeasurable)))",
+                harmonicsFound: "\(finding.harmonicsFound(threshold: threshold))/\(finding.harmonics.count)",
+                harmonicLevels: levels.joined(separator: ", "))
+        }
+        return ReportEnvelope.Diagnosis(rows: rows, verdict: diagnosis.verdictText)
+    }
+
+    /// Why a level is missing, in a few words for the table (`sonde diagnose` says it in full).
+    static func shortReason(_ why: HarmonicLevel.NotMeasurable?) -> String {
+        switch why {
+        case .aboveNyquist: "above the envelope's Nyquist"
+        case .tooFewBins(let bins): "\(bins) of 8 bins: too short"
+        case .silent: "silent band"
+        case nil: "no level"
         }
     }
 }

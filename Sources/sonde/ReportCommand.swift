@@ -71,24 +71,16 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "No notes or progress on standard error.")
     var quiet = false
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "With --bearing: shaft speed (1797rpm, 29.95hz) for the envelope figure.", valueName: "SPEED"))
-    var shaftSpeed: String?
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "With --shaft-speed: the bearing, as `sonde diagnose` takes it (6205, bpfo=..,bpfi=..,bsf=..,ftf=.., "
-                + "n=9,d=7.94mm,D=39.04mm,angle=0).", valueName: "B"))
-    var bearing: String?
-
     /// Trended when --features does not choose (`Feature.defaultTrends`).
     static let defaultTrends = Feature.defaultTrends.map(\.rawValue)
 
+    @OptionGroup(title: "Tachometer") var tachometer: TachometerOptions
+
     func validate() throws {
-        if (shaftSpeed == nil) != (bearing == nil) {
+        if shaftSpeed != nil, let channel = tachometer.channel {
+            throw ValidationError("--shaft-speed or --tacho \(channel): give one, the speed comes from either")
+        }
+        if (shaftSpeed == nil && tachometer.channel == nil) != (bearing == nil) {
             throw ValidationError("--shaft-speed and --bearing go together: the defect lines need both")
         }
         do {

@@ -87,7 +87,7 @@ import _SondeTestSupport
         let help = try SondeBinary.run([command, "--help"]).stdout
         for text in [
             "--mel", "--mfcc", "--velocity-band", "--reference", "third-octave", "spectral_flux", "velocity_rms",
-            "envelope_rms", "envelope_frequency", "level_a", "level_c",
+            "envelope_rms", "envelope_frequency", "level_a", "level_c", "bpfo_db", "--shaft-speed", "--bearing",
         ] {
             #expect(help.contains(text), "\(command) --help lacks \(text)")
         }

@@ -28,10 +28,13 @@ import _SondeTestSupport
         families.melBands = 3
         families.mfccCount = 2
         families.octaveSets = [.octave, .thirdOctave]
+        // Defect lines of 3-6 kHz: measurable in 1024-sample frames at 48 kHz.
+        families.shaftSpeed = ShaftSpeed(hertz: 500)
+        families.bearing = DefectMultiples(bpfo: 10, bpfi: 12, bsf: 8, ftf: 6)
         let configuration = try FeatureConfiguration(
             frameLength: 1024, sampleRate: 48_000, bands: [Band(low: 0, high: 100), Band(low: 12.5, high: 40)],
             families: families)
-        #expect(configuration.columnCount == Feature.allCases.count + 3 + 2 + 6 + 2 + 8 + 26)
+        #expect(configuration.columnCount == Feature.allCases.count + 3 + 2 + 6 + 4 + 2 + 8 + 26)
         let columns = ["file", "time", "channel", "frame", "start"] + configuration.columnNames
         let declarations = FeatureCatalog.declarations
         var positions: [Int] = []
@@ -85,5 +88,8 @@ import _SondeTestSupport
 
 /// docs/features.md section 7's order of the single-valued features.
 private enum NamedOrder {
-    static let expected = ["spectral_flux", "velocity_rms", "envelope_rms", "envelope_frequency", "level_a", "level_c"]
+    static let expected = [
+        "spectral_flux", "velocity_rms", "envelope_rms", "envelope_frequency", "level_a", "level_c", "bpfo_db",
+        "bpfi_db", "bsf_db", "ftf_db",
+    ]
 }

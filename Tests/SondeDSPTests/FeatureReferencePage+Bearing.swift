@@ -26,6 +26,17 @@ extension FeatureReferencePage {
         | `ZA-2115` (za2115, ims) | 16 | 0.331 in | 2.815 in | 15.17° | Rexnord ZA-2115 of the IMS run-to-failure data (NASA Prognostics Data Repository; H. Qiu et al., J. Sound Vib. 289, 2006: BPFO 236.4 Hz at 2000 rpm) |
         | `MFPT` (nice) | 8 | 0.235 in | 1.245 in | 0° | MFPT Society bearing fault data set (E. Bechhoefer): BPFO 81.125 Hz, BPFI 118.875 Hz at 25 Hz |
 
+        **Tachometer** (`sonde diagnose`, `sonde report`): `--tacho CH` reads the shaft speed off a
+        channel of each input instead of `--shaft-speed`, CH its name (`ch3`, a CSV header) or its
+        index from 0, with `--pulses-per-rev N` pulses per revolution (1 unless given); that
+        channel is not diagnosed (nor given an envelope figure). `sonde process` takes
+        `--shaft-speed` only. Threshold: the channel's mid-level m = min + (max - min)/2. A rising edge is
+        the first sample at or above m after the channel has been below min + (max - min)/4
+        (hysteresis: noise on a pulse does not count twice), at the time where the line through
+        that sample and the one before crosses m. Speed = (edges - 1) / N over the time from the
+        first edge to the last: the mean speed of the whole recording. A flat channel, or one
+        with fewer than two edges, is an error naming it.
+
         **Band.** The kurtogram (6 levels by default) of the channel; the band is its best cell
         (the kurtogram's order and ties) among the rows whose band signal's Nyquist frequency is at
         least 1.1 × the highest of the four defect frequencies, so every fundamental's window fits
@@ -91,6 +102,37 @@ extension FeatureReferencePage {
         No signal was given a wrong defect: every miss is "no bearing defect", where the kurtogram
         picked the whole band (row 0) over the resonance. Faster shafts fail first because the same
         impulse power is spread over more, weaker impulses; ball faults, the slowest rate, last.
+
+        """#
+
+    /// After the bearing family's table in section 7: what Pe and f are, when a column is not
+    /// measurable, and where the per-file summary is.
+    static let bearingColumns = #"""
+
+        Per frame, the levels `sonde diagnose` (section 9) reads off a whole recording, so that
+        a defect can be trended. `Pe` is the frame's squared-envelope spectrum: c =
+        `scipy.signal.hilbert(x)` of the frame (after `--filter`: a `bandpass` around the
+        resonance is the band demodulated; without one, the whole band), e = |c|² - mean |c|²,
+        and `Pe = scipy.signal.welch(e, fs, window='hann', nperseg=N, noverlap=N/2,
+        detrend='constant', scaling='density')`: one segment, the frame itself, bin i at i·df,
+        df = fs/N (section 9's Welch code with P = N). f is the defect's multiple (`--bearing`,
+        section 9) times `--shaft-speed`; both are required with any of these columns. The level
+        is section 9's rule for the fundamental: the search band ±2% (slip), the background
+        ±10% outside it, the median of an even count the mean of the middle two. Harmonics are
+        not columns: `sonde diagnose` counts them per file.
+
+        **Not measurable.** Whether a level can be read depends only on N, fs and f, so a column
+        that cannot be is refused before any sample is read: the error names it when f·1.10 is
+        above the Nyquist frequency fs/2, or when the background holds fewer than 8 bins (df too
+        coarse for ±2% of f), and gives the shortest `--window` that measures it. With a 6205-2RS
+        at 1797 rpm and 25.6 kHz: `bpfi_db` needs `--window 8192`, `bpfo_db` 16384, `bsf_db`
+        32768, `ftf_db` 131072. No column is ever a made-up level, nor NaN (section 6): list the
+        measurable ones in `--features`.
+
+        **Per file.** A file's summary is `sonde diagnose FILE` (section 9): the same rule on the
+        Welch average of the whole recording in the kurtogram's band, finer bins than any frame,
+        with the harmonics found and the verdict. `Tests/Fixtures/kurtogram/generate_frame_defect_levels.py`
+        reproduces the columns with numpy/scipy (`FrameDefectLevelTests`).
 
         """#
 }

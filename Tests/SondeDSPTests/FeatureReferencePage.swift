@@ -37,6 +37,7 @@ enum FeatureReferencePage {
                     text += "| `\(option.flag) \(option.valueName)` | \(cell(option.help)) |\n"
                 }
             }
+            if group.title == "bearing" { text += bearingColumns }
         }
         text += spectra + bearingDiagnosis + referenceChecks
         for scale in ToleranceClass.Scale.allCases where scale != .one {
@@ -180,7 +181,7 @@ enum FeatureReferencePage {
         same frame, window and spectrum as sections 4 and 5, and their columns come after the
         features of sections 4 and 5, in this section's order. The single-valued ones
         (`spectral_flux`, `velocity_rms`, `envelope_rms`, `envelope_frequency`, `level_a`,
-        `level_c`) are asked for by name in `--features`, the mel and MFCC columns by `--mel`
+        `level_c`, `bpfo_db`, `bpfi_db`, `bsf_db`, `ftf_db`) are asked for by name in `--features`, the mel and MFCC columns by `--mel`
         and `--mfcc`, band powers and octave bands by `--bands`. A band `LO-HI` must satisfy
         `0 <= LO < HI <= fs/2`; bands may overlap.
 

@@ -15,6 +15,9 @@ import Testing
         families.melBands = 40
         families.mfccCount = 13
         families.octaveSets = [.octave, .thirdOctave]
+        // Defect lines of 2-3.3 kHz: measurable in 256-sample frames at 8 kHz.
+        families.shaftSpeed = ShaftSpeed(hertz: 1000)
+        families.bearing = DefectMultiples(bpfo: 2, bpfi: 2.5, bsf: 3, ftf: 3.3)
         return try PipelineSettings(
             frameLength: 256, hop: 100, filters: [try FilterSpec.parse("highpass:20:2")],
             bands: [Band(low: 0, high: 500)],

@@ -54,4 +54,32 @@ import Testing
         #expect(EnvelopeSpectrumPlot.frequencyLimit(last: 800, defects: [400], harmonics: 3) == 800)
         #expect(EnvelopeSpectrumPlot.frequencyLimit(last: 800, defects: [100, 50], harmonics: 1) == 150)
     }
+
+    /// A 6205 at 1797 rpm puts 3×BSF 3 px left of 2×BPFO and 2×BPFI 2 px right of 3×BPFO: no
+    /// two labels may share a row where they overlap (about 6 px a character).
+    @Test func labelsDoNotOverlap() throws {
+        let (frequencies, density) = Self.spectrum()
+        let svg = EnvelopeSpectrumPlot(
+            title: "envelope", frequencies: frequencies, density: density, defects: Self.defects
+        ).svg()
+        var labels: [(x: Double, y: Double, width: Double, text: String)] = []
+        for part in svg.components(separatedBy: "<text x=\"").dropFirst() {
+            let numbers = part.split(separator: "\"")
+            guard numbers.count > 3, let x = Double(numbers[0]), let y = Double(numbers[2]),
+                let open = part.firstIndex(of: ">"), let close = part.range(of: "</text>")
+            else { continue }
+            let text = String(part[part.index(after: open)..<close.lowerBound])
+            guard text.contains("BPF") || text.contains("BSF") || text.contains("FTF") else { continue }
+            labels.append((x, y, Double(text.count) * 6, text))
+        }
+        try #require(labels.count == 12, "\(labels.map(\.text))")
+        for (i, a) in labels.enumerated() {
+            for b in labels[(i + 1)...] where a.y == b.y {
+                let apart = a.x + a.width <= b.x || b.x + b.width <= a.x
+                #expect(apart, "\(a.text) at \(a.x) and \(b.text) at \(b.x) share the row at y \(a.y)")
+            }
+        }
+        let rows = Set(labels.map(\.y))
+        #expect(rows.count >= 2, "the close lines need rows: \(rows.sorted())")
+    }
 }

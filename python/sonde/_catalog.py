@@ -20,6 +20,7 @@ FLUX = (7, "flux")
 VELOCITY = (7, "velocity")
 ENVELOPE = (7, "envelope")
 LEVEL = (7, "level")
+BEARING = (7, "bearing")
 BAND_POWERS = (7, "band-powers")
 OCTAVE_BANDS = (7, "octave-bands")
 
@@ -56,6 +57,10 @@ COLUMNS = (
     ("envelope_frequency", "Hz", ENVELOPE, "features"),
     ("level_a", "dB re R", LEVEL, "features"),
     ("level_c", "dB re R", LEVEL, "features"),
+    ("bpfo_db", "dB", BEARING, "features"),
+    ("bpfi_db", "dB", BEARING, "features"),
+    ("bsf_db", "dB", BEARING, "features"),
+    ("ftf_db", "dB", BEARING, "features"),
     ("band_power:LO-HI", "input unit²", BAND_POWERS, "bands='LO-HI'"),
     ("octave:NOMINAL", "dB re R", OCTAVE_BANDS, "bands='octave'"),
     ("third_octave:NOMINAL", "dB re R", OCTAVE_BANDS, "bands='third-octave'"),

@@ -103,6 +103,8 @@ class Measurer:
         orientation: Optional[str] = None,
         summary: Union[None, str, Sequence[str]] = None,
         center: bool = False,
+        shaft_speed: Optional[str] = None,
+        bearing: Optional[str] = None,
     ):
         """The settings every method uses (`sonde process --help` says more about each).
 
@@ -149,6 +151,10 @@ class Measurer:
           raw samples (`sample_type`, or a .f32, .f64, .i16, .i32 name), whose bytes are
           streamed through sonde's standard input between the zeros; other files raise
           ValueError (read them, e.g. with soundfile, and pass the array).
+        - shaft_speed, bearing: for the bearing columns `bpfo_db`, `bpfi_db`, `bsf_db`,
+          `ftf_db` (docs/features.md section 7), both required with any of them: the speed as
+          "1797rpm" or "29.95hz", the bearing as `sonde diagnose` takes it ("6205",
+          "bpfo=3.5848,bpfi=5.4152,bsf=2.357,ftf=0.3983" or "n=9,d=7.94mm,D=39.04mm,angle=0").
 
         Raises TypeError for a value of the wrong shape, ValueError for an unknown backend,
         `sonde.SondeNotFound` when there is no binary. The binary checks the values
@@ -170,6 +176,8 @@ class Measurer:
         self.orientation = orientation
         self.summary = None if summary is None else _summary.statistics(summary)
         self.center = bool(center)
+        self.shaft_speed = shaft_speed
+        self.bearing = bearing
         self.binary = _binary.find_binary(sonde_bin)
 
     def __repr__(self) -> str:
@@ -192,6 +200,10 @@ class Measurer:
             arguments += ["--mel", str(self.mel)]
         if self.mfcc is not None:
             arguments += ["--mfcc", str(self.mfcc)]
+        if self.shaft_speed is not None:
+            arguments += ["--shaft-speed", self.shaft_speed]
+        if self.bearing is not None:
+            arguments += ["--bearing", self.bearing]
         if self.variables is not None:
             arguments += ["--variables", ",".join(self.variables)]
         if self.rate_variable is not None:

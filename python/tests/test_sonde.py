@@ -550,9 +550,15 @@ def test_feature_names_lists_what_features_takes():
     # The default set is the list's beginning, in its order; the optional ones follow.
     default = list(sonde.Measurer().process_file(MOTOR).columns)
     assert names[: len(default)] == default and len(names) > len(default)
-    # Every name is one the binary accepts, and gives the column of that name.
-    frame = sonde.Measurer(features=names).process_file(MOTOR)
-    assert list(frame.columns) == names
+    # Every name is one the binary accepts, and gives the column of that name; the bearing
+    # columns need a shaft speed, a bearing and frames long enough for their lines.
+    bearing = [name for name in names if name in ("bpfo_db", "bpfi_db", "bsf_db", "ftf_db")]
+    assert bearing == ["bpfo_db", "bpfi_db", "bsf_db", "ftf_db"]
+    plain = [name for name in names if name not in bearing]
+    frame = sonde.Measurer(features=plain).process_file(MOTOR)
+    assert list(frame.columns) == plain
+    levels = sonde.Measurer(features=bearing, window=16384, shaft_speed="600hz", bearing="6205").process_file(MOTOR)
+    assert list(levels.columns) == bearing and len(levels) > 0
 
 
 def test_the_readme_says_how_to_reach_the_man_page(tmp_path):

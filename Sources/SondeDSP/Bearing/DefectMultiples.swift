@@ -2,7 +2,7 @@ import Foundation
 
 /// A bearing's defect frequencies per shaft revolution (BPFO, BPFI, BSF, FTF as multiples of
 /// the shaft speed): all the diagnosis needs to know about the bearing.
-public struct DefectMultiples: Sendable, Equatable {
+public struct DefectMultiples: Sendable, Hashable {
     /// Ball pass frequency, outer race, per revolution.
     public let bpfo: Double
     /// Ball pass frequency, inner race, per revolution.

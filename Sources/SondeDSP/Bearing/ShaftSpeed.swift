@@ -1,7 +1,7 @@
 import Foundation
 
 /// The rotation speed of the shaft a bearing sits on: every defect frequency is a multiple of it.
-public struct ShaftSpeed: Sendable, Equatable, CustomStringConvertible {
+public struct ShaftSpeed: Sendable, Hashable, CustomStringConvertible {
     /// Revolutions per second (Hz), finite and > 0.
     public let hertz: Double
 

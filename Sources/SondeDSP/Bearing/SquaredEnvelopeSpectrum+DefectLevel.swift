@@ -10,8 +10,22 @@ extension SquaredEnvelopeSpectrum {
     /// background has fewer than `rule.minimumBackgroundBins` bins, or when its median or the
     /// peak is 0 (a silent band).
     public func harmonicLevel(order: Int, frequency: Double, rule: DefectLevelRule) -> HarmonicLevel {
+        var background: [Double] = []
+        return density.withUnsafeBufferPointer {
+            Self.harmonicLevel(
+                order: order, frequency: frequency, rule: rule, density: $0, sampleRate: sampleRate,
+                resolution: resolution, background: &background)
+        }
+    }
+
+    /// `harmonicLevel(order:frequency:rule:)` on any density (bin i at i · `resolution` Hz, up
+    /// to `sampleRate`/2), the background gathered in `background` (emptied first, its capacity
+    /// kept): the per-frame columns call it once per defect without allocating.
+    static func harmonicLevel(
+        order: Int, frequency: Double, rule: DefectLevelRule, density: UnsafeBufferPointer<Double>,
+        sampleRate: Double, resolution: Double, background: inout [Double]
+    ) -> HarmonicLevel {
         let nyquist = sampleRate / 2
-        let resolution = resolution
         guard frequency * (1 + rule.window) <= nyquist else {
             return HarmonicLevel(
                 order: order, frequency: frequency, peakFrequency: nil, level: nil,
@@ -21,7 +35,7 @@ extension SquaredEnvelopeSpectrum {
         let searchHigh = frequency * (1 + rule.slip)
         let windowLow = frequency * (1 - rule.window)
         let windowHigh = frequency * (1 + rule.window)
-        var background: [Double] = []
+        background.removeAll(keepingCapacity: true)
         var peak = -1.0
         var peakBin = -1
         let first = Swift.max(0, Int((windowLow / resolution).rounded(.down)) - 1)

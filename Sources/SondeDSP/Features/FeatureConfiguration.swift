@@ -28,6 +28,7 @@ public struct FeatureConfiguration: Sendable, Hashable {
         }
         for band in bands { try band.validate(sampleRate: sampleRate) }
         try families.validate()
+        try families.validateBearing(frameLength: frameLength, sampleRate: sampleRate)
         self.frameLength = frameLength
         self.sampleRate = sampleRate
         self.features = features

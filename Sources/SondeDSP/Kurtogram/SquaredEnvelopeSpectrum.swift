@@ -47,52 +47,46 @@ public struct SquaredEnvelopeSpectrum: Sendable, Equatable {
         for index in envelope.indices {
             envelope[index] -= mean
         }
-        let window = (0..<length).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(length)) }
-        let scale = 1 / (band.sampleRate * window.reduce(0) { $0 + $1 * $1 })
-        let step = length / 2
-        let segments = (count - length) / step + 1
-        let fft = RadixTwoFFT(length: length)
-        var buffer = [SIMD2<Double>](repeating: .zero, count: length)
+        var welch = PairedSegmentWelch(length: length)
+        let weights = Self.densityWeights(welch, sampleRate: band.sampleRate)
         var density = [Double](repeating: 0, count: length / 2 + 1)
-        // Two segments per transform (the envelope is real): one as the real part, one as the
-        // imaginary; their powers add up to (|Z[k]|² + |Z[P-k]|²)/2 bin by bin, so half the
-        // transforms. An odd last segment goes alone.
-        for pair in stride(from: 0, to: segments, by: 2) {
-            let a = pair * step
-            let b = pair + 1 < segments ? a + step : -1
-            var sumA = 0.0
-            var sumB = 0.0
-            for i in 0..<length {
-                sumA += envelope[a + i]
-            }
-            if b >= 0 {
-                for i in 0..<length {
-                    sumB += envelope[b + i]
+        let segments = envelope.withUnsafeBufferPointer { envelope in
+            weights.withUnsafeBufferPointer { weights in
+                density.withUnsafeMutableBufferPointer { density in
+                    Self.accumulateDensity(envelope, welch: &welch, weights: weights, into: density)
                 }
             }
-            let meanA = sumA / Double(length)
-            let meanB = sumB / Double(length)
-            for i in 0..<length {
-                let imaginary = b >= 0 ? (envelope[b + i] - meanB) * window[i] : 0
-                buffer[i] = SIMD2((envelope[a + i] - meanA) * window[i], imaginary)
-            }
-            fft.transform(&buffer)
-            for bin in density.indices {
-                let x = buffer[bin]
-                let y = buffer[(length - bin) % length]
-                let power =
-                    b >= 0 ? (x.x * x.x + x.y * x.y + y.x * y.x + y.y * y.y) / 2 : x.x * x.x + x.y * x.y
-                let onesided = bin == 0 || bin == length / 2 ? 1.0 : 2.0
-                density[bin] += onesided * power * scale
-            }
-        }
-        for bin in density.indices {
-            density[bin] /= Double(segments)
         }
         self.sampleRate = band.sampleRate
         self.segmentLength = length
         self.segmentCount = segments
         self.density = density
+    }
+
+    /// What each bin's segment power is multiplied by: scipy's density scale 1 / (fs · Σw²),
+    /// doubled except at 0 and fs/2 (one-sided), P/2 + 1 values.
+    static func densityWeights(_ welch: PairedSegmentWelch, sampleRate: Double) -> [Double] {
+        let scale = 1 / (sampleRate * welch.windowPower)
+        let half = welch.length / 2
+        return (0...half).map { bin in (bin == 0 || bin == half ? 1.0 : 2.0) * scale }
+    }
+
+    /// The Welch density of `envelope` (the squared envelope with its mean removed, at least P
+    /// samples) into `density` (P/2 + 1 bins, overwritten): Σ over segments of power × weight,
+    /// over the segment count. No allocation: per-frame callers keep `welch` and the buffers.
+    /// - Returns: the number of segments.
+    static func accumulateDensity(
+        _ envelope: UnsafeBufferPointer<Double>, welch: inout PairedSegmentWelch,
+        weights: UnsafeBufferPointer<Double>, into density: UnsafeMutableBufferPointer<Double>
+    ) -> Int {
+        density.update(repeating: 0)
+        let segments = welch.accumulate(envelope, bins: 0...(welch.length / 2)) { bin, power in
+            density[bin] += power * weights[bin]
+        }
+        for bin in density.indices {
+            density[bin] /= Double(segments)
+        }
+        return segments
     }
 
     /// The largest bin whose frequency lies in `range` (Hz), the first on ties; nil if none does.

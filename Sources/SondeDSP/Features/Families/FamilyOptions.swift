@@ -20,6 +20,10 @@ public struct FamilyOptions: Sendable, Hashable {
     public var reference = 1.0
     /// `--bands octave`, `--bands third-octave`, in docs/features.md's order.
     public var octaveSets: [OctaveBandSet] = []
+    /// `--shaft-speed`, for the bearing columns (`bpfo_db` ...); nil when not asked for.
+    public var shaftSpeed: ShaftSpeed?
+    /// `--bearing`, as multiples of shaft speed, for the bearing columns; nil when not asked for.
+    public var bearing: DefectMultiples?
 
     public static let melBandRange = 1...256
     /// M when only `--mfcc` is given (librosa's default).
@@ -74,6 +78,7 @@ public struct FamilyOptions: Sendable, Hashable {
                 )
             }
         }
+        try validateBearing()
         guard reference > 0, reference.isFinite else {
             throw SondeError(
                 .invalidArgument,

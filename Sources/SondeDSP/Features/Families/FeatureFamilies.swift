@@ -7,7 +7,7 @@ public enum FeatureFamilies {
     static var registered: [any FeatureFamily.Type] {
         [
             MelFamily.self, FluxFamily.self, VelocityFamily.self, EnvelopeFamily.self, LevelFamily.self,
-            OctaveBandsFamily.self,
+            BearingFamily.self, OctaveBandsFamily.self,
         ]
     }
 
