@@ -231,9 +231,13 @@ let package = Package(
         .testTarget(
             name: "SondeAppTests",
             dependencies: [
-                "SondeApp", "_SondeTestSupport",
+                "SondeApp", "SondeCapture", "SondePipeline", "SondeAccounts", "SondeMeasurements", "SondeIO",
+                "SondeCore", "_SondeTestSupport",
                 // ZipStreamTests reads the streamed export archive back.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // The screens' routes run in process (AppHarness).
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(
