@@ -16,9 +16,9 @@ public final class AppServer: Sendable {
     public let url: String
     private let serving: Task<Void, Never>
     private let watching: Task<Void, Never>
-    private let captures: CaptureScreens
+    private let captures: any CaptureService
 
-    private init(url: String, serving: Task<Void, Never>, watching: Task<Void, Never>, captures: CaptureScreens) {
+    private init(url: String, serving: Task<Void, Never>, watching: Task<Void, Never>, captures: any CaptureService) {
         self.url = url
         self.serving = serving
         self.watching = watching
@@ -83,7 +83,7 @@ public final class AppServer: Sendable {
         let captures = environment.captures
         let watching = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int(CaptureScreens.trendStep * 1000)))
+                try? await Task.sleep(for: .milliseconds(Int(InstrumentCaptures.trendStep * 1000)))
                 await captures.tick()
             }
         }
@@ -149,7 +149,7 @@ public final class AppServer: Sendable {
         // Pairing belongs to the machine: the pairing file `sonde device pair` writes.
         let instrument = Instrument(
             connection: FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory)))
-        let captures = CaptureScreens(
+        let captures = InstrumentCaptures(
             instrument: instrument, drafts: try CaptureDrafts(directory: URL(fileURLWithPath: home.draftsDirectory)),
             options: CaptureOptions(jobs: 2, version: configuration.version),
             longestSeconds: configuration.longestCaptureSeconds)

@@ -17,7 +17,7 @@ import _SondeTestSupport
 struct AppHarness {
     let home: URL
     let configuration: AppConfiguration
-    let environment: AppEnvironment
+    private(set) var environment: AppEnvironment
 
     /// - Parameter longestCaptureSeconds: a capture's limit (`--max-capture`).
     init(longestCaptureSeconds: Double = 600) throws {
@@ -28,6 +28,16 @@ struct AppHarness {
         let address = PublicAddress()
         address.settle("http://localhost/")
         environment = try AppServer.makeEnvironment(configuration, address: address)
+    }
+
+    /// The same app with `captures` in place of the device's: for what the simulated pump
+    /// cannot show (a device that failed).
+    func replacingCaptures(_ captures: any CaptureService) -> AppHarness {
+        var harness = self
+        harness.environment = AppEnvironment(
+            accounts: environment.accounts, measurements: environment.measurements, captures: captures,
+            configuration: configuration)
+        return harness
     }
 
     /// Runs `body` against the app as the server runs it (HEAD answered as GET without a body).

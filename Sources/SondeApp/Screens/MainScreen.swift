@@ -14,7 +14,7 @@ struct MainScreen: Sendable {
             return .page(try await view(session, csrf: context.csrfToken, notice: notice, page: page).html)
         }
         screens.post(signedIn: .pairDevice) { _, _, _ in
-            _ = try await environment.captures.instrument.pair(
+            _ = try await environment.captures.pair(
                 profileText: Instrument.defaultProfile, profileSource: "default", seed: 1)
             return .navigate(.main)
         }
@@ -54,7 +54,7 @@ struct MainScreen: Sendable {
     /// The device as `session`'s user sees it: free, busy with someone else, or theirs.
     /// The device is named with its kind: `alsa-hw:1,0 (ALSA hw:1,0, 2 channels at 48 kHz, i32le)`.
     static func device(for session: WebSession, environment: AppEnvironment) throws -> MainView.Device {
-        let instrument = environment.captures.instrument
+        let instrument = environment.captures
         func named(_ id: String) -> String {
             guard let paired = try? instrument.paired(), paired.id == id else { return id }
             return "\(id) (\(paired.kindDescription))"
