@@ -40,11 +40,14 @@ struct AppHarness {
         return harness
     }
 
-    /// Runs `body` against the app as the server runs it (HEAD answered as GET without a body).
+    /// Runs `body` against the app as the server runs it: HEAD answered as GET without a
+    /// body, the server's background services (the capture tick) running beside it.
     @discardableResult
     func run<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         let router = AppRouter(environment: environment).make()
-        let application = Application(responder: HeadResponder(base: router.buildResponder()))
+        let application = Application(
+            responder: HeadResponder(base: router.buildResponder()),
+            services: AppServer.backgroundServices(environment))
         return try await application.test(.router, body)
     }
 

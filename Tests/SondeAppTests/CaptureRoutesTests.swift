@@ -154,12 +154,11 @@ import Testing
             let main = try await ann.get("/")
             #expect(main.text.contains("ended: logout. Save or Discard"), "\(main.text)")
 
-            // Left to itself, a capture ends at its limit and the tick keeps it as a draft.
+            // Left to itself, a capture ends at its limit and the server's tick keeps it as a draft.
             #expect(try await ann.post("/measurements/new").location == "/measurements/new")
             var kept = false
             for _ in 0..<300 where !kept {
                 try await Task.sleep(for: .milliseconds(20))
-                await harness.environment.captures.tick()
                 kept = try await ann.get("/").text.contains("ended: the 1-second limit. Save or Discard")
             }
             #expect(kept, "no draft 6 s after a 1-second limit")
