@@ -49,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // The lab's shared store: PostgreSQL beside the embedded SQLite (issue 31).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The app's background tick as a service of the server's group (Hummingbird runs on it).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -201,6 +203,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -231,9 +234,16 @@ let package = Package(
         .testTarget(
             name: "SondeAppTests",
             dependencies: [
-                "SondeApp", "_SondeTestSupport",
+                "SondeApp", "SondeCapture", "SondePipeline", "SondeAccounts", "SondeMeasurements", "SondeIO",
+                "SondeCore", "_SondeTestSupport",
                 // ZipStreamTests reads the streamed export archive back.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // The screens' routes run in process (AppHarness).
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // CaptureTickTests runs the tick in a service group of its own.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

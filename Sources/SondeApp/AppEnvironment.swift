@@ -3,6 +3,6 @@
 struct AppEnvironment: Sendable {
     let accounts: WebAccounts
     let measurements: WebMeasurements
-    let captures: CaptureScreens
+    let captures: any CaptureService
     let configuration: AppConfiguration
 }

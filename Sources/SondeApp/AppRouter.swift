@@ -16,13 +16,13 @@ struct AppRouter: Sendable {
         router.add(middleware: ClientAddressMiddleware(trustedProxies: Set(environment.configuration.trustedProxies)))
         router.add(middleware: sessions)
         router.add(middleware: CSRFMiddleware(publicURL: environment.configuration.publicURL))
-        router.get(RouterPath(StaticAssets.stylesheetPath)) { _, _ in
+        router.get(RouterPath(AppRoute.stylesheet.pattern.text)) { _, _ in
             Self.asset(StaticAssets.stylesheet, type: "text/css; charset=utf-8")
         }
-        router.get(RouterPath(StaticAssets.scriptPath)) { _, _ in
+        router.get(RouterPath(AppRoute.script.pattern.text)) { _, _ in
             Self.asset(StaticAssets.script, type: "text/javascript; charset=utf-8")
         }
-        router.get(RouterPath(StaticAssets.iconPath)) { _, _ in
+        router.get(RouterPath(AppRoute.icon.pattern.text)) { _, _ in
             Self.asset(StaticAssets.icon, type: "image/svg+xml")
         }
         let screens = Screens(router: router, respond: respond(sessions: sessions))
@@ -122,26 +122,30 @@ struct Screens {
     typealias Handler = @Sendable (Request, AppRequestContext) async throws -> ScreenOutcome
     typealias SignedInHandler = @Sendable (Request, AppRequestContext, WebSession) async throws -> ScreenOutcome
 
-    func get(_ path: String, _ handler: @escaping Handler) {
+    func get(_ pattern: AppRoute.Pattern, _ handler: @escaping Handler) {
         let respond = respond
-        router.get(RouterPath(path)) { request, context in respond(try await handler(request, context), request) }
+        router.get(RouterPath(pattern.text)) { request, context in
+            respond(try await handler(request, context), request)
+        }
     }
 
-    func post(_ path: String, _ handler: @escaping Handler) {
+    func post(_ pattern: AppRoute.Pattern, _ handler: @escaping Handler) {
         let respond = respond
-        router.post(RouterPath(path)) { request, context in respond(try await handler(request, context), request) }
+        router.post(RouterPath(pattern.text)) { request, context in
+            respond(try await handler(request, context), request)
+        }
     }
 
-    func get(signedIn path: String, _ handler: @escaping SignedInHandler) {
+    func get(signedIn pattern: AppRoute.Pattern, _ handler: @escaping SignedInHandler) {
         let respond = respond
-        router.get(RouterPath(path)) { request, context in
+        router.get(RouterPath(pattern.text)) { request, context in
             try await Self.signedIn(request, context, handler, respond)
         }
     }
 
-    func post(signedIn path: String, _ handler: @escaping SignedInHandler) {
+    func post(signedIn pattern: AppRoute.Pattern, _ handler: @escaping SignedInHandler) {
         let respond = respond
-        router.post(RouterPath(path)) { request, context in
+        router.post(RouterPath(pattern.text)) { request, context in
             try await Self.signedIn(request, context, handler, respond)
         }
     }
@@ -152,7 +156,8 @@ struct Screens {
     ) async throws -> Response {
         guard let session = context.session else {
             if request.headers[.accept]?.contains("application/json") == true {
-                return AppRouter.json("{\"navigate\":\"/login\"}", status: .unauthorized)
+                return AppRouter.json(
+                    "{\"navigate\":\(Alert.jsonString(AppRoute.login.path))}", status: .unauthorized)
             }
             return Response(status: .seeOther, headers: [.location: AppRoute.login.path])
         }

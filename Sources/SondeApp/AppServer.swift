@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import SondeAccounts
 import SondeCapture
 import SondeCore
@@ -15,13 +16,11 @@ public final class AppServer: Sendable {
     /// Where the app is, with the port actually bound (useful with port 0).
     public let url: String
     private let serving: Task<Void, Never>
-    private let watching: Task<Void, Never>
-    private let captures: CaptureScreens
+    private let captures: any CaptureService
 
-    private init(url: String, serving: Task<Void, Never>, watching: Task<Void, Never>, captures: CaptureScreens) {
+    private init(url: String, serving: Task<Void, Never>, captures: any CaptureService) {
         self.url = url
         self.serving = serving
-        self.watching = watching
         self.captures = captures
     }
 
@@ -44,6 +43,7 @@ public final class AppServer: Sendable {
                     idleTimeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            services: backgroundServices(environment),
             onServerRunning: { channel in
                 readyContinuation.yield(.success(channel.localAddress?.port ?? configuration.port))
             },
@@ -78,18 +78,16 @@ public final class AppServer: Sendable {
             throw SondeError(
                 .invalidArgument, "--listen \(configuration.host):\(configuration.port): the server stopped")
         }
-        // The New measurement screen's trends, and every capture that ended by itself (its
-        // limit, a device failure) kept as a draft.
-        let captures = environment.captures
-        let watching = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int(CaptureScreens.trendStep * 1000)))
-                await captures.tick()
-            }
-        }
         let url = "http://\(Self.linkHost(configuration.host)):\(port)/"
         address.settle(configuration.publicURL ?? url)
-        return AppServer(url: url, serving: serving, watching: watching, captures: captures)
+        return AppServer(url: url, serving: serving, captures: environment.captures)
+    }
+
+    /// What runs beside the listener in the server's service group: the tick that draws the
+    /// New measurement screen's trends and keeps every capture that ended by itself (its
+    /// limit, a device failure) as a draft.
+    static func backgroundServices(_ environment: AppEnvironment) -> [any Service] {
+        [CaptureTick(captures: environment.captures, interval: .milliseconds(Int(InstrumentCaptures.trendStep * 1000)))]
     }
 
     /// The host a link names for a listening address: a wildcard (`0.0.0.0`, `::`) is no
@@ -108,10 +106,9 @@ public final class AppServer: Sendable {
     }
 
     /// Keeps every capture still recording as a draft (nothing recorded is lost to a
-    /// restart), then stops serving.
+    /// restart), then stops serving (the tick with it).
     public func stop() async {
         await captures.stopAll(reason: "the server stopped")
-        watching.cancel()
         serving.cancel()
         await serving.value
     }
@@ -149,7 +146,7 @@ public final class AppServer: Sendable {
         // Pairing belongs to the machine: the pairing file `sonde device pair` writes.
         let instrument = Instrument(
             connection: FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory)))
-        let captures = CaptureScreens(
+        let captures = InstrumentCaptures(
             instrument: instrument, drafts: try CaptureDrafts(directory: URL(fileURLWithPath: home.draftsDirectory)),
             options: CaptureOptions(jobs: 2, version: configuration.version),
             longestSeconds: configuration.longestCaptureSeconds)

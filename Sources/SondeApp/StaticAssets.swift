@@ -3,9 +3,9 @@
 /// loading state of a form sent by fetch, the settings dialog, the New measurement
 /// screen's values); every form also works without it.
 enum StaticAssets {
-    static let stylesheetPath = "/assets/app.css"
-    static let scriptPath = "/assets/app.js"
-    static let iconPath = "/assets/icon.svg"
+    static let stylesheetPath = AppRoute.stylesheet.path
+    static let scriptPath = AppRoute.script.path
+    static let iconPath = AppRoute.icon.path
 
     /// The tab's icon: a sine in a circle.
     static let icon = #"""

@@ -9,18 +9,18 @@ struct DraftScreen: Sendable {
     func add(to screens: Screens) {
         let drafts = environment.captures.drafts
         let measurements = environment.measurements
-        screens.get(signedIn: AppRoute.draft(":id").path) { _, context, session in
+        screens.get(signedIn: .draft) { _, context, session in
             let draft = try Self.draft(context, session: session, in: drafts)
             return .page(DraftView(draft: draft, csrf: context.csrfToken).html)
         }
-        screens.post(signedIn: AppRoute.saveDraft(":id").path) { _, context, session in
+        screens.post(signedIn: .saveDraft) { _, context, session in
             let draft = try Self.draft(context, session: session, in: drafts)
             _ = try await drafts.save(
                 draft.id, comment: try FormFields.comment(context.form["comment"]), for: session.account,
                 with: measurements.service)
             return .navigate(.main, notice: .saved)
         }
-        screens.post(signedIn: AppRoute.discardDraft(":id").path) { _, context, session in
+        screens.post(signedIn: .discardDraft) { _, context, session in
             let draft = try Self.draft(context, session: session, in: drafts)
             drafts.discard(draft.id, for: session.account.id)
             return .navigate(.main, notice: .discarded)

@@ -14,11 +14,11 @@ struct ForgotPasswordScreen: Sendable {
     private let perClient = RequestRateLimit(limit: 10, window: 900)
 
     func add(to screens: Screens) {
-        screens.get(AppRoute.forgotPassword.path) { _, context in
+        screens.get(.forgotPassword) { _, context in
             .page(ForgotPasswordView(alert: nil, email: "", csrf: context.csrfToken).html)
         }
         let perAddress = perAddress, perClient = perClient
-        screens.post(AppRoute.forgotPassword.path) { _, context in
+        screens.post(.forgotPassword) { _, context in
             let email = context.form["email"]
             let address = email.trimmingCharacters(in: .whitespaces).lowercased()
             if let wait = perClient.retryAfter(context.client) ?? perAddress.retryAfter(address) {

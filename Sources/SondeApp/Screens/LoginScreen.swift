@@ -11,13 +11,13 @@ struct LoginScreen: Sendable {
     private let failuresPerClient = RequestRateLimit(limit: 20, window: 900)
 
     func add(to screens: Screens) {
-        screens.get(AppRoute.login.path) { request, context in
+        screens.get(.login) { request, context in
             if context.session != nil { return .navigate(.main) }
             let notice = request.uri.queryParameters.get("notice").flatMap(Notice.init(rawValue:))
             return .page(LoginView(state: .idle, email: "", notice: notice, csrf: context.csrfToken).html)
         }
         let failuresPerClient = failuresPerClient
-        screens.post(AppRoute.login.path) { _, context in
+        screens.post(.login) { _, context in
             let email = context.form["email"]
             let password = context.form["password"]
             func refused(_ alert: Alert, _ status: HTTPResponse.Status, retryAfter: Int? = nil) -> ScreenOutcome {

@@ -8,20 +8,20 @@ struct MainScreen: Sendable {
     let environment: AppEnvironment
 
     func add(to screens: Screens) {
-        screens.get(signedIn: AppRoute.main.path) { request, context, session in
+        screens.get(signedIn: .main) { request, context, session in
             let notice = request.uri.queryParameters.get("notice").flatMap(Notice.init(rawValue:))
             let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
             return .page(try await view(session, csrf: context.csrfToken, notice: notice, page: page).html)
         }
-        screens.post(signedIn: "/device/pair") { _, _, _ in
-            _ = try await environment.captures.instrument.pair(
+        screens.post(signedIn: .pairDevice) { _, _, _ in
+            _ = try await environment.captures.pair(
                 profileText: Instrument.defaultProfile, profileSource: "default", seed: 1)
             return .navigate(.main)
         }
-        screens.get(signedIn: AppRoute.deviceEvents.path) { _, context, session in
+        screens.get(signedIn: .deviceEvents) { _, context, session in
             try DeviceEvents.stream(for: session, csrf: context.csrfToken, environment: environment)
         }
-        screens.post(signedIn: "/logout") { _, _, session in
+        screens.post(signedIn: .logout) { _, _, session in
             // Logging out ends the user's recording: it waits as a draft, the device is free.
             if let capture = environment.captures.capture(for: session.account) {
                 _ = try? await environment.captures.stop(capture, reason: "logout")
@@ -29,7 +29,7 @@ struct MainScreen: Sendable {
             try await environment.accounts.logout(token: session.token)
             return .signOut(to: .login, notice: .loggedOut)
         }
-        screens.get(signedIn: "/measurements/export.zip") { _, _, session in
+        screens.get(signedIn: .exportAll) { _, _, session in
             .download(
                 try await environment.measurements.exportAll(for: session),
                 fileName: "sonde-measurements.zip", contentType: "application/zip")
@@ -54,7 +54,7 @@ struct MainScreen: Sendable {
     /// The device as `session`'s user sees it: free, busy with someone else, or theirs.
     /// The device is named with its kind: `alsa-hw:1,0 (ALSA hw:1,0, 2 channels at 48 kHz, i32le)`.
     static func device(for session: WebSession, environment: AppEnvironment) throws -> MainView.Device {
-        let instrument = environment.captures.instrument
+        let instrument = environment.captures
         func named(_ id: String) -> String {
             guard let paired = try? instrument.paired(), paired.id == id else { return id }
             return "\(id) (\(paired.kindDescription))"

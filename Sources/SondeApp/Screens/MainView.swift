@@ -72,7 +72,7 @@ struct MainView: Sendable {
             return """
                 <div class="status">
                 <p class="status-text not-connected" id="device-status">Device not connected</p>
-                <form method="post" action="/device/pair" data-async>
+                <form method="post" action="\(AppRoute.pairDevice.path)" data-async>
                 \(PageLayout.csrfField(csrf))
                 <div class="actions"><button type="submit">Pair with device</button>\(PageLayout.spinner)</div>
                 </form>
@@ -186,8 +186,8 @@ struct MainView: Sendable {
         <h2 id="settings-title">Settings</h2>
         <p>Signed in as <span class="email">\(email)</span></p>
         <div class="actions">
-        <form method="get" action="/measurements/export.zip"><button type="submit">Export</button></form>
-        <form method="post" action="/logout">\(PageLayout.csrfField(csrf))<button type="submit" class="secondary">Logout</button></form>
+        <form method="get" action="\(AppRoute.exportAll.path)"><button type="submit">Export</button></form>
+        <form method="post" action="\(AppRoute.logout.path)">\(PageLayout.csrfField(csrf))<button type="submit" class="secondary">Logout</button></form>
         <button type="button" class="secondary" data-closes>Close</button>
         </div>
         </dialog>

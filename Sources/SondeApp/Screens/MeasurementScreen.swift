@@ -10,13 +10,13 @@ struct MeasurementScreen: Sendable {
 
     func add(to screens: Screens) {
         let measurements = environment.measurements
-        screens.get(signedIn: "/measurements/:id") { _, context, session in
+        screens.get(signedIn: .measurement) { _, context, session in
             let measurement = try await measurements.show(try Self.id(context), for: session)
             let notice: Notice? = nil
             return .page(MeasurementView(measurement: measurement, notice: notice, csrf: context.csrfToken).html)
         }
         for format in [OutputFormat.csv, .parquet] {
-            screens.get(signedIn: "/measurements/:id/export." + format.rawValue) { _, context, session in
+            screens.get(signedIn: .measurementExport(format)) { _, context, session in
                 let id = try Self.id(context)
                 let body = try await measurements.export(id, format: format, for: session)
                 return .download(
@@ -26,14 +26,14 @@ struct MeasurementScreen: Sendable {
         }
         // The report runs no script and carries its styles and figures inline: its policy
         // allows exactly that, and nothing from anywhere.
-        screens.get(signedIn: "/measurements/:id/report") { _, context, session in
+        screens.get(signedIn: .measurementReport) { _, context, session in
             .document(
                 try await measurements.report(try Self.id(context), for: session),
                 contentSecurityPolicy:
                     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'"
             )
         }
-        screens.post(signedIn: "/measurements/:id/delete") { _, context, session in
+        screens.post(signedIn: .deleteMeasurement) { _, context, session in
             try await measurements.delete(try Self.id(context), for: session)
             return .navigate(.main, notice: .deleted)
         }

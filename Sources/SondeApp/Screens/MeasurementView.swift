@@ -20,7 +20,6 @@ struct MeasurementView: Sendable {
                 <tbody>\(rows)</tbody></table>
                 """
         }
-        let base = AppRoute.measurement(measurement.id).path
         return PageLayout.page(
             title: "Measurement \(id)",
             content: """
@@ -40,9 +39,9 @@ struct MeasurementView: Sendable {
                 <section aria-labelledby="export-title">
                 <h2 id="export-title">Export measurement</h2>
                 <div class="actions">
-                <a class="button" href="\(base)/export.csv" download>Export measurement (CSV)</a>
-                <a class="button secondary" href="\(base)/export.parquet" download>Export measurement (Parquet)</a>
-                <a class="button secondary" href="\(base)/report">Report page</a>
+                <a class="button" href="\(AppRoute.measurementExport(measurement.id, .csv).path)" download>Export measurement (CSV)</a>
+                <a class="button secondary" href="\(AppRoute.measurementExport(measurement.id, .parquet).path)" download>Export measurement (Parquet)</a>
+                <a class="button secondary" href="\(AppRoute.measurementReport(measurement.id).path)">Report page</a>
                 </div>
                 </section>
                 <section aria-labelledby="values-title">
@@ -55,7 +54,7 @@ struct MeasurementView: Sendable {
                 \(PageLayout.confirmedAction(
                     id: "confirm-delete", button: "Delete measurement", question: "Delete measurement \(id)?",
                     detail: "Its records and comment are removed for good; export it first to keep a copy.",
-                    confirm: "Delete", action: "\(base)/delete", csrf: csrf))
+                    confirm: "Delete", action: AppRoute.deleteMeasurement(measurement.id).path, csrf: csrf))
                 </section>
                 """)
     }

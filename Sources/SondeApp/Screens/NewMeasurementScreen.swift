@@ -14,18 +14,18 @@ struct NewMeasurementScreen: Sendable {
     func add(to screens: Screens) {
         let captures = environment.captures
         let measurements = environment.measurements
-        screens.post(signedIn: AppRoute.newMeasurement.path) { _, _, session in
+        screens.post(signedIn: .newMeasurement) { _, _, session in
             _ = try captures.start(for: session.account)
             return .navigate(.newMeasurement)
         }
-        screens.get(signedIn: AppRoute.newMeasurement.path) { _, context, session in
+        screens.get(signedIn: .newMeasurement) { _, context, session in
             guard let capture = captures.capture(for: session.account) else { return .navigate(.main) }
             let view = NewMeasurementView(
                 capture: capture, trendColumns: captures.trendColumns(of: capture), values: capture.latest(),
                 csrf: context.csrfToken)
             return .page(view.html)
         }
-        screens.get(signedIn: "/measurements/new/values") { request, _, session in
+        screens.get(signedIn: .newMeasurementValues) { request, _, session in
             if let capture = captures.capture(for: session.account) {
                 return .json(Self.json(capture.latest()))
             }
@@ -38,7 +38,7 @@ struct NewMeasurementScreen: Sendable {
             if captures.isBeingKept(id, for: session.account.id) { return .json("{\"keeping\":true}") }
             return .json("{\"navigate\":\"\(AppRoute.main.path)\"}")
         }
-        screens.get(signedIn: AppRoute.newMeasurement.path + "/trend/:slot/:channel") { _, context, session in
+        screens.get(signedIn: .newMeasurementTrend) { _, context, session in
             guard let slot = context.parameters.get("slot", as: Int.self),
                 let channel = context.parameters.get("channel", as: Int.self)
             else { throw WebError.notFound }
@@ -55,12 +55,12 @@ struct NewMeasurementScreen: Sendable {
             return .download(
                 ResponseBody(byteBuffer: ByteBuffer(string: svg)), fileName: "trend.svg", contentType: "image/svg+xml")
         }
-        screens.post(signedIn: AppRoute.stopMeasurement.path) { _, _, session in
+        screens.post(signedIn: .stopMeasurement) { _, _, session in
             guard let capture = captures.capture(for: session.account) else { return .navigate(.main) }
             let draft = try await captures.stop(capture, reason: "stopped")
             return .navigate(.draft(draft.id))
         }
-        screens.post(signedIn: AppRoute.saveNewMeasurement.path) { _, context, session in
+        screens.post(signedIn: .saveNewMeasurement) { _, context, session in
             // A refused comment leaves the recording running.
             let comment = try FormFields.comment(context.form["comment"])
             guard let capture = captures.capture(for: session.account) else { throw WebError.notFound }
@@ -69,7 +69,7 @@ struct NewMeasurementScreen: Sendable {
                 draft.id, comment: comment, for: session.account, with: measurements.service)
             return .navigate(.main, notice: .saved)
         }
-        screens.post(signedIn: AppRoute.discardNewMeasurement.path) { _, _, session in
+        screens.post(signedIn: .discardNewMeasurement) { _, _, session in
             if let capture = captures.capture(for: session.account) {
                 let draft = try await captures.stop(capture, reason: "stopped")
                 captures.drafts.discard(draft.id, for: session.account.id)

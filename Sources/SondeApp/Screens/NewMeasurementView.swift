@@ -28,7 +28,7 @@ struct NewMeasurementView: Sendable {
         var figures: [HTML] = []
         for (slot, column) in trendColumns.enumerated() {
             for (channel, name) in capture.channelNames.enumerated() {
-                let path = "\(AppRoute.newMeasurement.path)/trend/\(slot)/\(channel)"
+                let path = AppRoute.newMeasurementTrend(slot: slot, channel: channel).path
                 figures.append(
                     """
                     <img src="\(path)" data-trend="\(path)" width="380" height="170" \

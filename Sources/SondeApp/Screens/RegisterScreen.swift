@@ -12,12 +12,12 @@ struct RegisterScreen: Sendable {
     private let perClient = RequestRateLimit(limit: 20, window: 900)
 
     func add(to screens: Screens) {
-        screens.get(AppRoute.register.path) { _, context in
+        screens.get(.register) { _, context in
             if context.session != nil { return .navigate(.main) }
             return .page(RegisterView(state: .idle, email: "", csrf: context.csrfToken).html)
         }
         let perClient = perClient
-        screens.post(AppRoute.register.path) { _, context in
+        screens.post(.register) { _, context in
             let email = context.form["email"]
             let password = context.form["password"]
             func refused(_ message: String, _ status: HTTPResponse.Status, retryAfter: Int? = nil) -> ScreenOutcome {

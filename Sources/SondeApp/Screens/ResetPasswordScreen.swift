@@ -7,11 +7,11 @@ struct ResetPasswordScreen: Sendable {
     let environment: AppEnvironment
 
     func add(to screens: Screens) {
-        screens.get(AppRoute.resetPassword(token: nil).path) { request, context in
+        screens.get(.resetPassword) { request, context in
             let token = request.uri.queryParameters.get("token") ?? ""
             return .page(ResetPasswordView(alert: nil, token: token, csrf: context.csrfToken).html)
         }
-        screens.post(AppRoute.resetPassword(token: nil).path) { _, context in
+        screens.post(.resetPassword) { _, context in
             let token = context.form["token"]
             do {
                 _ = try await environment.accounts.resetPassword(

@@ -6,13 +6,13 @@ import SondePipeline
 import SondePlots
 import Synchronization
 
-/// The app's side of the lab's shared `Instrument`: starts captures for the New measurement
-/// screen, keeps the trends it draws, and turns every capture that ends unsaved into a
-/// draft (`CaptureDrafts`). A capture belongs to the server, not to the page (issue 44):
-/// a tab that sleeps, loses its network or closes changes nothing; the capture records
+/// The capture service on the lab's shared `Instrument`: starts captures for the New
+/// measurement screen, keeps the trends it draws, and turns every capture that ends unsaved
+/// into a draft (`CaptureDrafts`). A capture belongs to the server, not to the page (issue
+/// 44): a tab that sleeps, loses its network or closes changes nothing; the capture records
 /// until Stop, its time limit or its owner's logout, and then waits as a draft, with the
 /// device already free for the next user.
-final class CaptureScreens: Sendable {
+final class InstrumentCaptures: CaptureService {
     let instrument: Instrument
     let drafts: CaptureDrafts
     private let options: CaptureOptions
@@ -42,6 +42,18 @@ final class CaptureScreens: Sendable {
         self.drafts = drafts
         self.options = options
         self.longestSeconds = longestSeconds
+    }
+
+    func pair(profileText: String, profileSource: String, seed: UInt64) async throws -> PairedDevice {
+        try await instrument.pair(profileText: profileText, profileSource: profileSource, seed: seed)
+    }
+
+    func paired() throws -> PairedDevice? {
+        try instrument.paired()
+    }
+
+    func status() throws -> InstrumentStatus {
+        try instrument.status()
     }
 
     /// Starts a capture for `account`, or gives back the one it runs already (another tab).
