@@ -15,7 +15,7 @@ struct ForgotPasswordScreen: Sendable {
 
     func add(to screens: Screens) {
         screens.get(.forgotPassword) { _, context in
-            .page(ForgotPasswordView(alert: nil, email: "", csrf: context.csrfToken).html)
+            .page(ForgotPasswordView(state: .idle, email: "", csrf: context.csrfToken).html)
         }
         let perAddress = perAddress, perClient = perClient
         screens.post(.forgotPassword) { _, context in
@@ -23,7 +23,7 @@ struct ForgotPasswordScreen: Sendable {
             let address = email.trimmingCharacters(in: .whitespaces).lowercased()
             if let wait = perClient.retryAfter(context.client) ?? perAddress.retryAfter(address) {
                 let alert = Alert.error("Too many reset requests; try again in \(DisplayFormat.wait(wait))")
-                let view = ForgotPasswordView(alert: alert, email: email, csrf: context.csrfToken)
+                let view = ForgotPasswordView(state: .error(alert), email: email, csrf: context.csrfToken)
                 return .alert(alert, page: view.html, status: .tooManyRequests, retryAfter: wait)
             }
             do {
@@ -31,7 +31,7 @@ struct ForgotPasswordScreen: Sendable {
                 return .navigate(.login, notice: .resetSent)
             } catch let error as AccountError {
                 let alert = Alert.error(error.message)
-                let view = ForgotPasswordView(alert: alert, email: email, csrf: context.csrfToken)
+                let view = ForgotPasswordView(state: .error(alert), email: email, csrf: context.csrfToken)
                 return .alert(alert, page: view.html, status: .unprocessableContent)
             }
         }

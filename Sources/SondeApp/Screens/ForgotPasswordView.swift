@@ -1,16 +1,22 @@
 /// The Forgot password screen's view model: idle, or an alert about the form.
 struct ForgotPasswordView: Sendable {
-    var alert: Alert?
+    enum State: Sendable, Equatable {
+        case idle
+        case error(Alert)
+    }
+
+    var state: State
     var email: String
     var csrf: String
 
     var html: HTML {
-        PageLayout.page(
+        let alert: HTML? = if case .error(let alert) = state { alert.html } else { nil }
+        return PageLayout.page(
             title: "Forgot password",
             content: """
                 <div class="card narrow">
                 <h1>Forgot password</h1>
-                \(alert?.html)
+                \(alert)
                 <p>Enter your account's email: we send it a link to set a new password.</p>
                 <form method="post" action="\(AppRoute.forgotPassword.path)" data-async novalidate>
                 \(PageLayout.csrfField(csrf))

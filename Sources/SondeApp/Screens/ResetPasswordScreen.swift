@@ -9,7 +9,7 @@ struct ResetPasswordScreen: Sendable {
     func add(to screens: Screens) {
         screens.get(.resetPassword) { request, context in
             let token = request.uri.queryParameters.get("token") ?? ""
-            return .page(ResetPasswordView(alert: nil, token: token, csrf: context.csrfToken).html)
+            return .page(ResetPasswordView(state: .idle, token: token, csrf: context.csrfToken).html)
         }
         screens.post(.resetPassword) { _, context in
             let token = context.form["token"]
@@ -22,7 +22,7 @@ struct ResetPasswordScreen: Sendable {
                     error.code == .invalidResetToken
                     ? "This reset link is invalid or has expired; ask for a new one" : error.message
                 let alert = Alert.error(message)
-                let view = ResetPasswordView(alert: alert, token: token, csrf: context.csrfToken)
+                let view = ResetPasswordView(state: .error(alert), token: token, csrf: context.csrfToken)
                 let busy = error.code == .busy
                 return .alert(
                     alert, page: view.html, status: busy ? .serviceUnavailable : .unprocessableContent,

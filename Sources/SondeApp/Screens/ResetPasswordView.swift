@@ -1,11 +1,17 @@
-/// The Reset password screen's view model.
+/// The Reset password screen's view model: idle, or an alert about the form.
 struct ResetPasswordView: Sendable {
-    var alert: Alert?
+    enum State: Sendable, Equatable {
+        case idle
+        case error(Alert)
+    }
+
+    var state: State
     /// From the link; a field to paste it into when the link did not carry one.
     var token: String
     var csrf: String
 
     var html: HTML {
+        let alert: HTML? = if case .error(let alert) = state { alert.html } else { nil }
         let tokenField: HTML =
             token.isEmpty
             ? """
@@ -18,7 +24,7 @@ struct ResetPasswordView: Sendable {
             content: """
                 <div class="card narrow">
                 <h1>Reset password</h1>
-                \(alert?.html)
+                \(alert)
                 <form method="post" action="\(AppRoute.resetPassword(token: nil).path)" data-async novalidate>
                 \(PageLayout.csrfField(csrf))
                 \(tokenField)
