@@ -28,6 +28,12 @@ extension PipelineSettings {
                 ]
                 if let unit = families.inputUnit { members.append(.init("input_unit", .string(unit.rawValue))) }
                 if let unit = families.velocityUnit { members.append(.init("velocity_unit", .string(unit.rawValue))) }
+                // The bearing columns' speed and defect multiples, so a record says what it measured.
+                if let shaft = families.shaftSpeed { members.append(.init("shaft_speed_hz", .number(shaft.hertz))) }
+                if let bearing = families.bearing {
+                    let multiples = BearingDefect.allCases.map { JSONValue.Member($0.rawValue, .number(bearing[$0])) }
+                    members.append(.init("bearing", .object(multiples)))
+                }
             }
         }
         members += extra

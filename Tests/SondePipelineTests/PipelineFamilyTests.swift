@@ -24,6 +24,14 @@ import Testing
             families: families)
     }
 
+    /// A saved measurement's settings say which speed and bearing its bearing columns used.
+    @Test func settingsNameTheSpeedAndTheBearing() throws {
+        let text = try Self.settings().json(rate: 8000, version: "test").text
+        #expect(text.contains("\"bearing\":{\"bpfo\":2.0,\"bpfi\":2.5,\"bsf\":3.0,\"ftf\":3.3}"), "\(text)")
+        #expect(text.contains("\"shaft_speed_hz\":1000.0"), "\(text)")
+        #expect(text.contains("\"bpfo_db\""), "\(text)")
+    }
+
     private func sequentialRecords(sources: [(String, SyntheticSource)]) throws -> [String] {
         let collector = BatchCollector()
         for (name, source) in sources {
