@@ -4,6 +4,7 @@ import SondeCapture
 import SondeCore
 import SondeIO
 import SondeInstruments
+import SondeKit
 import SondePipeline
 
 struct DeviceCommand: AsyncParsableCommand {
@@ -26,11 +27,9 @@ struct DeviceCommand: AsyncParsableCommand {
         subcommands: [List.self, Pair.self, Status.self, Unpair.self, ConvertProfile.self]
     )
 
-    /// Pairing lives in the configuration directory (`SondeHome`: `$SONDE_HOME` when set,
-    /// else `$XDG_CONFIG_HOME/sonde`, else `~/.config/sonde`).
+    /// Pairing lives in the configuration directory (`LocalServices.deviceConnection`).
     static func connection() throws -> any DeviceConnectionService {
-        let home = try SondeHome(environment: ProcessInfo.processInfo.environment)
-        return FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory))
+        try LocalServices.deviceConnection()
     }
 
     struct List: AsyncParsableCommand {
@@ -94,7 +93,8 @@ struct DeviceCommand: AsyncParsableCommand {
                 if let given = try device.profileText(input: input) {
                     profile = given
                 } else {
-                    try DeviceOptions.refuseInputShape(input, device: "the default device (the healthy pump)")
+                    try SimulatedProfile.refuseInputShape(
+                        input.sampleSourceOptions(), device: "the default device (the healthy pump)")
                     profile = (Instrument.defaultProfile, "default")
                 }
                 Diagnostics.progress("Connecting…")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SondeCapture
 import SondeCore
+import SondeKit
 
 #if canImport(Glibc)
     import Glibc
@@ -43,19 +44,19 @@ struct MeasureCommand: ServiceCommand {
     var jobs: Int { workers.jobs }
 
     func validate() throws {
-        try OptionRanges.check(duration: duration)
+        try refuse(OptionRanges.problem(duration: duration))
     }
 
-    func run(with services: Services) async throws {
+    func run(with services: LocalServices) async throws {
         let owner = try await services.session.requireAccount()
-        let instrument = Instrument(connection: try DeviceCommand.connection())
+        let instrument = services.instrument
         guard try instrument.paired() != nil else {
             throw SondeError(.invalidArgument, "Device not connected — run sonde device pair")
         }
         let capture = try instrument.startCapture(
             for: owner, settings: try pipeline.settings(), duration: StreamCommand.seconds(duration) ?? 10,
             options: CaptureOptions(
-                jobs: jobs, version: ParquetOptions.version, extraSettings: [.init("duration", .string(duration))]))
+                jobs: jobs, version: ExportDefaults.version, extraSettings: [.init("duration", .string(duration))]))
         // Ctrl-C ends the capture gracefully: every window already complete is saved.
         let interrupts = Interrupts { _ in capture.requestStop() }
         let display = StatusLine(enabled: true, interval: .milliseconds(500)) {

@@ -3,6 +3,7 @@ import Foundation
 import SondeCore
 import SondeDSP
 import SondeIO
+import SondeKit
 import SondePipeline
 import SondeReport
 
@@ -84,9 +85,6 @@ struct ReportCommand: AsyncParsableCommand {
                 + "n=9,d=7.94mm,D=39.04mm,angle=0).", valueName: "B"))
     var bearing: String?
 
-    /// Trended when --features does not choose (`Feature.defaultTrends`).
-    static let defaultTrends = Feature.defaultTrends.map(\.rawValue)
-
     func validate() throws {
         if (shaftSpeed == nil) != (bearing == nil) {
             throw ValidationError("--shaft-speed and --bearing go together: the defect lines need both")
@@ -158,7 +156,8 @@ struct ReportCommand: AsyncParsableCommand {
     /// The trends: the features --features lists (or the default set) among the columns,
     /// then every band power.
     private func trendedColumns(_ columns: [String]) -> [String] {
-        let chosen = pipeline.features.map { $0.split(separator: ",").map { String($0) } } ?? Self.defaultTrends
+        let chosen =
+            pipeline.features.map { $0.split(separator: ",").map { String($0) } } ?? ExportDefaults.reportTrends
         return columns.filter { chosen.contains($0) } + columns.filter { $0.hasPrefix("band_power:") }
     }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SondeCore
 import SondeIO
-import SondeInstruments
+import SondeKit
 import SondeLive
 import SondePipeline
 import Synchronization
@@ -102,8 +102,7 @@ struct StreamCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        try OptionRanges.check(frames: frames)
-        try OptionRanges.check(duration: duration)
+        try refuse(OptionRanges.problem(frames: frames), OptionRanges.problem(duration: duration))
         if realtime && inputPath == nil { throw ValidationError("--realtime replays a recording: add --input FILE") }
     }
 
@@ -117,8 +116,14 @@ struct StreamCommand: AsyncParsableCommand {
         try await reportingErrors {
             let settings = try pipeline.settings()
             let arrivals = stats || serve != nil ? ArrivalLog() : nil
-            let live = try makeSource(settings: settings, arrivals: arrivals)
-            let rate = live.source.format.sampleRate
+            var request = StreamSource.Request(inputPath: inputPath, sourceOptions: input.sampleSourceOptions())
+            (request.seed, request.realtime, request.asFastAsPossible) = (device.seed, realtime, asFastAsPossible)
+            (request.overrun, request.frames, request.recording) = (onOverrun, frames, record)
+            (request.seconds, request.arrivals) = (duration.flatMap(DurationText.seconds), arrivals)
+            let live = try StreamSource.open(
+                request, settings: settings, profile: { try device.profileText(input: input) },
+                connection: { try LocalServices.deviceConnection() })
+            let rate = live.chain.source.format.sampleRate
             do {
                 try settings.validate(sampleRate: rate)
             } catch var error as SondeError {
@@ -135,8 +140,8 @@ struct StreamCommand: AsyncParsableCommand {
             options.encoder = writer.encoder
             var server: LiveServer?
             if let serve {
-                let drops = live.clock?.dropCount
-                let losses = live.instrumentLosses
+                let drops = live.chain.clock?.dropCount
+                let losses = live.chain.instrumentLosses
                 server = try await LiveServer.start(
                     host: serve.host, port: serve.port, columns: layout.valueColumns,
                     droppedSamples: { losses?() ?? drops?.value ?? 0 }
@@ -150,13 +155,13 @@ struct StreamCommand: AsyncParsableCommand {
             let started = MonotonicClock.seconds()
             let emitter = TimedEmitter(
                 writer: writer, arrivals: arrivals, frameLength: settings.frameLength, live: server)
-            let input = PipelineGraph.Input(
-                name: live.name, source: live.source,
+            let graphInput = PipelineGraph.Input(
+                name: live.name, source: live.chain.source,
                 clock: .wallClock(sampleRate: rate, epochOfFirstSample: Date().timeIntervalSince1970)
             )
             let summary: PipelineGraph.Summary
             do {
-                summary = try await run.run([input]) { try emitter.emit($0) }
+                summary = try await run.run([graphInput]) { try emitter.emit($0) }
             } catch {
                 await server?.stop()
                 throw error
@@ -165,11 +170,11 @@ struct StreamCommand: AsyncParsableCommand {
             try writer.finish()
             if !quiet {
                 // As `process` does: a partial trailing sample of raw stdin, a short sound file.
-                for note in live.source.notes { Diagnostics.note(note) }
+                for note in live.chain.source.notes { Diagnostics.note(note) }
                 let elapsed = MonotonicClock.seconds() - started
                 var line =
                     "sonde stream: \(summary.records) records, \(summary.samplesPerChannel[0]) samples per channel, "
-                line += "\(live.dropped()) dropped, \(String(format: "%.2f", elapsed)) s"
+                line += "\(live.chain.dropped()) dropped, \(String(format: "%.2f", elapsed)) s"
                 if stats {
                     let histogram = emitter.latencies.withLock { $0 }
                     func ms(_ fraction: Double) -> String {
@@ -184,80 +189,6 @@ struct StreamCommand: AsyncParsableCommand {
             if let status = run.exitStatus { throw ExitCode(status) }
         }
     }
-
-    /// The source chain: device or input, pacing and overrun policy, limits, recording.
-    private func makeSource(settings: PipelineSettings, arrivals: ArrivalLog?) throws -> LiveInput {
-        var base: any SampleSource
-        var name: String
-        let isDevice: Bool
-        // A real instrument paces itself: no clock on top, and its own losses (ALSA xruns).
-        var instrumentLosses: (@Sendable () -> Int)?
-        if let inputPath {
-            base = try SampleSources.open(
-                path: inputPath,
-                options: input.sampleSourceOptions())
-            name = inputPath
-            isDevice = false
-        } else {
-            if let profile = try self.device.profileText(input: input) {
-                let device = SimulatedDevice(
-                    profile: try DeviceProfile.parse(profile.text, source: profile.source), seed: self.device.seed)
-                base = device
-                name = device.deviceID
-            } else if let paired = try DeviceCommand.connection().current() {
-                try DeviceOptions.refuseInputShape(input, device: "the paired device \(paired.id)")
-                let opened = try InstrumentSources.open(paired)
-                base = opened.source
-                name = paired.id
-                if !opened.needsPacing { instrumentLosses = opened.lostFrames ?? { 0 } }
-            } else {
-                throw SondeError(
-                    .invalidArgument,
-                    "Device not connected — run sonde device pair (or pass --profile FILE or --input FILE)")
-            }
-            isDevice = true
-        }
-        let paced = instrumentLosses == nil && (isDevice ? !asFastAsPossible : realtime)
-        var clock: LiveClockSource?
-        // Unpaced, the clock only notes when each read returns, for --stats: for a real
-        // instrument that is when its samples reached sonde (a PCM period, a command's write
-        // taken from the pipe), the start of each record's latency.
-        if paced || arrivals != nil {
-            let policy = onOverrun ?? (isDevice ? .dropOldest : .block)
-            let live = LiveClockSource(base: base, policy: policy, paced: paced, arrivals: arrivals)
-            clock = live
-            base = live
-        }
-        var limit: Int?
-        if let frames { limit = (frames - 1) * settings.hop + settings.frameLength }
-        if let duration, let seconds = StreamCommand.seconds(duration) {
-            let durationFrames = OptionRanges.frameCount(seconds: seconds, rate: base.format.sampleRate)
-            limit = min(limit ?? durationFrames, durationFrames)
-        }
-        if let limit { base = LimitedSource(base: base, frames: limit) }
-        if let record {
-            let type =
-                SampleFormat.allCases.first {
-                    record.lowercased().hasSuffix("." + $0.rawValue)
-                        || record.lowercased().hasSuffix("." + $0.rawValue.dropLast(2))
-                } ?? .f32le
-            base = try RecordingSource(base: base, path: record, sampleFormat: type)
-        }
-        return LiveInput(
-            name: name, source: base, paced: paced || instrumentLosses != nil, clock: clock,
-            instrumentLosses: instrumentLosses)
-    }
-}
-
-/// A source chain ready to run, and what the summary needs to know about it.
-private struct LiveInput {
-    var name: String
-    var source: any SampleSource
-    var paced: Bool
-    var clock: LiveClockSource?
-    var instrumentLosses: (@Sendable () -> Int)?
-
-    func dropped() -> Int { instrumentLosses?() ?? clock?.droppedFrames ?? 0 }
 }
 
 /// The record formats a stream can write (JSON arrays never end, so they are not offered).
