@@ -220,7 +220,7 @@ let package = Package(
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport", "SondeLive",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport",
                 "SondeApp", "SondeKit", "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture",
                 "SondeBench", "SondeInstruments",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -260,7 +260,7 @@ let package = Package(
             name: "SondeKitTests",
             dependencies: [
                 "SondeKit", "SondeCore", "SondeIO", "SondePipeline", "SondeBatch", "SondeAccounts", "SondeMeasurements",
-                "SondeCapture", "SondeBench", "SondeDSP", "_SondeTestSupport",
+                "SondeCapture", "SondeBench", "SondeDSP", "SondeInstruments", "_SondeTestSupport",
             ]
         ),
         .testTarget(name: "SondeCoreTests", dependencies: ["SondeCore", "_SondeTestSupport"]),

@@ -38,29 +38,11 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let devices = ALSADevices.list()
-                guard !devices.isEmpty else {
+                guard let lines = DeviceTable.lines(ALSADevices.list()) else {
                     print("No ALSA capture device found (no sound card, or none this user may open).")
                     return
                 }
-                var rows = [["DEVICE", "CARD", "NAME", "ACCEPTS"]]
-                for device in devices {
-                    let accepts: String
-                    switch device.availability {
-                    case .available(let capabilities): accepts = capabilities.description
-                    case .busy: accepts = "busy (another program has it open)"
-                    case .unavailable(let reason): accepts = "unavailable: \(reason)"
-                    }
-                    rows.append([device.pcm, device.cardName, device.pcmName, accepts])
-                }
-                let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
-                for row in rows {
-                    let cells = row.enumerated().map { column, cell in
-                        column == row.count - 1
-                            ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                    }
-                    print(cells.joined(separator: "  "))
-                }
+                for line in lines { print(line) }
             }
         }
     }

@@ -60,7 +60,7 @@ struct MeasureCommand: ServiceCommand {
         // Ctrl-C ends the capture gracefully: every window already complete is saved.
         let interrupts = Interrupts { _ in capture.requestStop() }
         let display = StatusLine(enabled: true, interval: .milliseconds(500)) {
-            Self.valuesLine(capture.latest())
+            capture.latest().statusLine
         }
         // However it ended: a device that failed mid-capture (unplugged, a command that
         // died) still leaves the windows before the failure, saved before the error is told.
@@ -75,16 +75,5 @@ struct MeasureCommand: ServiceCommand {
                 .io, "the capture ended early, and measurement \(saved.id) holds what came before: \(failure)")
         }
         if interrupts.signal == SIGTERM { throw ExitCode(143) }
-    }
-
-    /// `accel_x rms 0.61 kurtosis 3.2 | accel_y ...` from the newest window (four columns).
-    static func valuesLine(_ latest: LiveValues) -> String {
-        guard latest.channels.contains(where: { !$0.values.isEmpty }) else { return "waiting for the first window…" }
-        return latest.channels.map { channel in
-            let values = zip(latest.columns.prefix(4), channel.values).map { title, value in
-                "\(title) \(String(format: "%.4g", value))"
-            }
-            return ([channel.name] + values).joined(separator: " ")
-        }.joined(separator: " | ")
     }
 }

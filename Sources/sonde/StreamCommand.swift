@@ -3,9 +3,7 @@ import Foundation
 import SondeCore
 import SondeIO
 import SondeKit
-import SondeLive
 import SondePipeline
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -123,70 +121,29 @@ struct StreamCommand: AsyncParsableCommand {
             let live = try StreamSource.open(
                 request, settings: settings, profile: { try device.profileText(input: input) },
                 connection: { try LocalServices.deviceConnection() })
-            let rate = live.chain.source.format.sampleRate
-            do {
-                try settings.validate(sampleRate: rate)
-            } catch var error as SondeError {
-                error.message += " (the source is sampled at \(rate.compactDescription) Hz)"
-                throw error
+            var run = StreamRun(source: live, settings: settings, format: format.outputFormat, jobs: jobs)
+            (run.arrivals, run.serve) = (arrivals, serve.map { ($0.host, $0.port) })
+            let summary = try await run.run { url in
+                if !quiet { Diagnostics.say("sonde stream: live page at \(url), metrics at \(url)metrics") }
             }
-            let output = OutputFile(standardOutputFlushing: .everyRecord)
-            let layout = RecordLayout(valueColumns: try settings.valueColumns(sampleRate: rate), includesFile: false)
-            let writer = try RecordWriters.make(format: format.outputFormat, layout: layout, output: output)
-            var options =
-                live.paced
-                ? PipelineGraph.Options.live(jobs: jobs, sampleRate: rate)
-                : PipelineGraph.Options(jobs: jobs, framesPerJob: 8, recordsPerWrite: 1)
-            options.encoder = writer.encoder
-            var server: LiveServer?
-            if let serve {
-                let drops = live.chain.clock?.dropCount
-                let losses = live.chain.instrumentLosses
-                server = try await LiveServer.start(
-                    host: serve.host, port: serve.port, columns: layout.valueColumns,
-                    droppedSamples: { losses?() ?? drops?.value ?? 0 }
-                )
-            }
-            options.spectrumTap = server?.spectrumTap
-            if let server, !quiet {
-                Diagnostics.say("sonde stream: live page at \(server.url), metrics at \(server.url)metrics")
-            }
-            let run = GraphRun(settings: settings, options: options)
-            let started = MonotonicClock.seconds()
-            let emitter = TimedEmitter(
-                writer: writer, arrivals: arrivals, frameLength: settings.frameLength, live: server)
-            let graphInput = PipelineGraph.Input(
-                name: live.name, source: live.chain.source,
-                clock: .wallClock(sampleRate: rate, epochOfFirstSample: Date().timeIntervalSince1970)
-            )
-            let summary: PipelineGraph.Summary
-            do {
-                summary = try await run.run([graphInput]) { try emitter.emit($0) }
-            } catch {
-                await server?.stop()
-                throw error
-            }
-            await server?.stop()
-            try writer.finish()
             if !quiet {
                 // As `process` does: a partial trailing sample of raw stdin, a short sound file.
-                for note in live.chain.source.notes { Diagnostics.note(note) }
-                let elapsed = MonotonicClock.seconds() - started
+                for note in summary.notes { Diagnostics.note(note) }
                 var line =
-                    "sonde stream: \(summary.records) records, \(summary.samplesPerChannel[0]) samples per channel, "
-                line += "\(live.chain.dropped()) dropped, \(String(format: "%.2f", elapsed)) s"
+                    "sonde stream: \(summary.records) records, \(summary.samplesPerChannel) samples per channel, "
+                line += "\(summary.dropped) dropped, \(String(format: "%.2f", summary.seconds)) s"
                 if stats {
-                    let histogram = emitter.latencies.withLock { $0 }
                     func ms(_ fraction: Double) -> String {
-                        histogram.percentile(fraction).map { String(format: "%.2f ms", Double($0) / 1e6) } ?? "n/a"
+                        summary.latencies.percentile(fraction).map { String(format: "%.2f ms", Double($0) / 1e6) }
+                            ?? "n/a"
                     }
                     line +=
-                        "; latency p50 \(ms(0.5)), p99 \(ms(0.99)), p99.9 \(ms(0.999)) over \(histogram.count) records"
+                        "; latency p50 \(ms(0.5)), p99 \(ms(0.99)), p99.9 \(ms(0.999)) over \(summary.latencies.count) records"
                 }
-                if let server { line += "; \(server.droppedUpdates) page updates dropped" }
+                if let updates = summary.droppedPageUpdates { line += "; \(updates) page updates dropped" }
                 Diagnostics.say(line)
             }
-            if let status = run.exitStatus { throw ExitCode(status) }
+            if let status = summary.exitStatus { throw ExitCode(status) }
         }
     }
 }
