@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "SondeLive", targets: ["SondeLive"]),
         .library(name: "SondeCapture", targets: ["SondeCapture"]),
         .library(name: "SondeInstruments", targets: ["SondeInstruments"]),
+        .library(name: "SondeKit", targets: ["SondeKit"]),
         .library(name: "SondeApp", targets: ["SondeApp"]),
     ],
     dependencies: [
@@ -191,13 +192,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The application layer under both front doors: opening the services (one wiring of the
+        // concrete store, accounts, mailer and device), the run use-cases, the device's profiles.
+        .target(
+            name: "SondeKit",
+            dependencies: [
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeAccounts", "SondeMeasurements",
+                "SondeStore", "SondeCapture", "SondeInstruments", "SondeBench", "SondeLive",
+                // MeasurementText: the fast %.4g of a listing's numbers.
+                "CSystemCalls",
+            ]
+        ),
         // The app in the browser (`sonde serve`): one router, a module per screen, over the same
         // account, measurement and device services the commands use.
         .target(
             name: "SondeApp",
             dependencies: [
                 "SondeCore", "SondeIO", "SondePipeline", "SondePlots", "SondeReport",
-                "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture",
+                "SondeAccounts", "SondeMeasurements", "SondeKit", "SondeCapture",
                 // ConnectionLimit: the one connection cap of both servers.
                 "SondeLive",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -211,9 +223,9 @@ let package = Package(
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport", "SondeLive",
-                "SondeApp", "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture",
-                "SondeBench", "SondeInstruments", "CSystemCalls",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport",
+                "SondeApp", "SondeKit", "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture",
+                "SondeBench", "SondeInstruments",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -223,7 +235,7 @@ let package = Package(
         // A test tool (saves measurements in a loop for the store's crash tests); never installed.
         .executableTarget(
             name: "sonde-save-loop",
-            dependencies: ["SondeCore", "SondeMeasurements", "SondeStore"],
+            dependencies: ["SondeCore", "SondeMeasurements", "SondeKit"],
             path: "Tests/SaveLoop"
         ),
         .target(
@@ -252,6 +264,13 @@ let package = Package(
                 "SondeLive", "SondeCore", "SondePipeline", "_SondeTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "SondeKitTests",
+            dependencies: [
+                "SondeKit", "SondeCore", "SondeIO", "SondePipeline", "SondeBatch", "SondeAccounts", "SondeMeasurements",
+                "SondeCapture", "SondeBench", "SondeDSP", "SondeInstruments", "_SondeTestSupport",
             ]
         ),
         .testTarget(name: "SondeCoreTests", dependencies: ["SondeCore", "_SondeTestSupport"]),

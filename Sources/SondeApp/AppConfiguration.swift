@@ -1,7 +1,9 @@
 public import SondeIO
+public import SondeKit
 
-/// How `sonde serve` runs the app: where it listens, how cookies are marked, and the few
-/// things the command line owns (the Parquet footer's version, the default device).
+/// How `sonde serve` runs the app: where it listens, how cookies are marked, its limits.
+/// The export defaults (Parquet options, the footer's version, the report's trends) are
+/// SondeKit's `ExportDefaults`, the ones every command uses; a test may override them.
 public struct AppConfiguration: Sendable {
     /// An address to listen on; 127.0.0.1 keeps the app on this machine.
     public var host: String
@@ -48,7 +50,8 @@ public struct AppConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false, environment: [String: String],
-        parquet: ParquetWriterOptions, version: String, reportTrends: [String] = [], concurrentLogins: Int = 2,
+        parquet: ParquetWriterOptions = ExportDefaults.parquet(), version: String = ExportDefaults.version,
+        reportTrends: [String] = ExportDefaults.reportTrends, concurrentLogins: Int = 2,
         loginWaitSeconds: Double = 10, longestCaptureSeconds: Double = 600, headerTimeout: Duration = .seconds(10),
         maxConnections: Int = 1024, maxConnectionsPerClient: Int = 128, loginQueue: Int = 64,
         database: String? = nil, publicURL: String? = nil, trustedProxies: [String] = []

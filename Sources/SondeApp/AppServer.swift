@@ -5,10 +5,10 @@ import ServiceLifecycle
 import SondeAccounts
 import SondeCapture
 import SondeCore
+import SondeKit
 import SondeLive
 import SondeMeasurements
 import SondePipeline
-import SondeStore
 
 /// `sonde serve`: the app's screens over the same account, measurement and device services
 /// the commands use, for any number of users at once.
@@ -114,40 +114,30 @@ public final class AppServer: Sendable {
     }
 
     static func makeEnvironment(_ configuration: AppConfiguration, address: PublicAddress) throws -> AppEnvironment {
-        let home = try SondeHome(environment: configuration.environment)
-        // The store every command opens: SQLite under SONDE_HOME, or the lab's PostgreSQL.
-        let stores = try StoreFactory.open(
-            StoreURL.resolve(
-                option: configuration.database, defaultSQLitePath: home.databasePath,
-                environment: configuration.environment))
-        // One hasher for the process: at most `concurrentLogins` scrypt hashes (128 MiB each)
-        // at once; up to `loginQueue` more wait their turn (a waiter holds no memory), and a
-        // login that waits longer than `loginWaitSeconds`, or finds the queue full, is
-        // answered 503. 20 logins at once on 2 cores all pass (issue 44, item 9).
-        let hasher = PasswordHasher(
-            parameters: try ScryptParameters.fromEnvironment(configuration.environment),
-            maxConcurrentHashes: configuration.concurrentLogins,
-            waitLimit: .milliseconds(Int(configuration.loginWaitSeconds * 1000)),
-            queueLimit: configuration.loginQueue)
-        let accounts = WebAccounts(
-            service: LocalAuthenticationService(
-                store: stores.users,
-                mailer: OutboxMailer(
-                    directory: home.outboxDirectory,
-                    resetPage: { address.page(AppRoute.resetPassword(token: nil).path) }),
-                hasher: hasher))
+        // The services every command opens (`LocalServices`), with the server's profile: a
+        // connection pool, at most `concurrentLogins` scrypt hashes at once with a bounded
+        // wait and queue (a login past them is answered 503), reset links to this app.
+        let services = try LocalServices.open(
+            .server(
+                .init(
+                    concurrentHashes: configuration.concurrentLogins,
+                    hashWait: .milliseconds(Int(configuration.loginWaitSeconds * 1000)),
+                    hashQueue: configuration.loginQueue,
+                    resetPage: { address.page(AppRoute.resetPassword(token: nil).path) })),
+            environment: configuration.environment, database: configuration.database)
+        let home = services.home
+        let accounts = WebAccounts(service: services.authentication)
         let measurements = WebMeasurements(
-            service: LocalMeasurementService(store: stores.measurements),
+            service: services.measurements,
             parquet: configuration.parquet, reportTrends: configuration.reportTrends,
             madeBy: "sonde \(configuration.version)",
             // One export per core at once, 2 at least: each holds a measurement's records
             // (9 MB for 10 minutes at 25.6 kHz); the rest wait their turn.
             slots: ExportSlots(limit: max(2, configuration.concurrentLogins)))
         // Pairing belongs to the machine: the pairing file `sonde device pair` writes.
-        let instrument = Instrument(
-            connection: FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory)))
         let captures = InstrumentCaptures(
-            instrument: instrument, drafts: try CaptureDrafts(directory: URL(fileURLWithPath: home.draftsDirectory)),
+            instrument: services.instrument,
+            drafts: try CaptureDrafts(directory: URL(fileURLWithPath: home.draftsDirectory)),
             options: CaptureOptions(jobs: 2, version: configuration.version),
             longestSeconds: configuration.longestCaptureSeconds)
         return AppEnvironment(

@@ -76,11 +76,11 @@ public final class LiveCapture: Sendable {
         let columns = try settings.valueColumns(sampleRate: rate)
         // The simulated device is paced to its clock (and drops as `options.overrun` says
         // when the graph falls behind); a real instrument paces itself and counts its own losses.
-        let paced: any SampleSource =
-            opened.needsPacing
-            ? LiveClockSource(base: opened.source, policy: options.overrun, paced: options.paced) : opened.source
-        let source: any SampleSource =
-            duration.map { LimitedSource(base: paced, frames: Self.frameCount(seconds: $0, rate: rate)) } ?? paced
+        let source = try LiveSourceChain(
+            base: opened.source,
+            clock: opened.needsPacing ? .init(policy: options.overrun, paced: options.paced) : nil,
+            limit: duration.map { LiveSourceChain.frameCount(seconds: $0, rate: rate) }
+        ).source
         let startedAt = WallClock.now()
         self.id = id
         self.owner = owner
@@ -228,14 +228,5 @@ public final class LiveCapture: Sendable {
             state.disposition = .discarded
             state.batches = []
         }
-    }
-
-    /// Frames in `seconds` of signal at `rate`, clamped to `Int.max / 4` so that a long
-    /// duration cannot overflow the graph's counters.
-    static func frameCount(seconds: Double, rate: Double) -> Int {
-        let frames = (seconds * rate).rounded()
-        let largest = Int.max / 4
-        guard frames < Double(largest) else { return largest }
-        return Swift.max(Int(frames), 0)
     }
 }

@@ -4,6 +4,7 @@ import SondeCapture
 import SondeCore
 import SondeIO
 import SondeInstruments
+import SondeKit
 import SondePipeline
 
 struct DeviceCommand: AsyncParsableCommand {
@@ -26,11 +27,9 @@ struct DeviceCommand: AsyncParsableCommand {
         subcommands: [List.self, Pair.self, Status.self, Unpair.self, ConvertProfile.self]
     )
 
-    /// Pairing lives in the configuration directory (`SondeHome`: `$SONDE_HOME` when set,
-    /// else `$XDG_CONFIG_HOME/sonde`, else `~/.config/sonde`).
+    /// Pairing lives in the configuration directory (`LocalServices.deviceConnection`).
     static func connection() throws -> any DeviceConnectionService {
-        let home = try SondeHome(environment: ProcessInfo.processInfo.environment)
-        return FileDeviceConnection(directory: URL(fileURLWithPath: home.configDirectory))
+        try LocalServices.deviceConnection()
     }
 
     struct List: AsyncParsableCommand {
@@ -39,29 +38,11 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let devices = ALSADevices.list()
-                guard !devices.isEmpty else {
+                guard let lines = DeviceTable.lines(ALSADevices.list()) else {
                     print("No ALSA capture device found (no sound card, or none this user may open).")
                     return
                 }
-                var rows = [["DEVICE", "CARD", "NAME", "ACCEPTS"]]
-                for device in devices {
-                    let accepts: String
-                    switch device.availability {
-                    case .available(let capabilities): accepts = capabilities.description
-                    case .busy: accepts = "busy (another program has it open)"
-                    case .unavailable(let reason): accepts = "unavailable: \(reason)"
-                    }
-                    rows.append([device.pcm, device.cardName, device.pcmName, accepts])
-                }
-                let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
-                for row in rows {
-                    let cells = row.enumerated().map { column, cell in
-                        column == row.count - 1
-                            ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                    }
-                    print(cells.joined(separator: "  "))
-                }
+                for line in lines { print(line) }
             }
         }
     }
@@ -94,7 +75,8 @@ struct DeviceCommand: AsyncParsableCommand {
                 if let given = try device.profileText(input: input) {
                     profile = given
                 } else {
-                    try DeviceOptions.refuseInputShape(input, device: "the default device (the healthy pump)")
+                    try SimulatedProfile.refuseInputShape(
+                        input.sampleSourceOptions(), device: "the default device (the healthy pump)")
                     profile = (Instrument.defaultProfile, "default")
                 }
                 Diagnostics.progress("Connecting…")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SondeKit
 import SondePipeline
 
 /// How the streaming engine runs over files: workers and buffer sizes.
@@ -23,7 +24,7 @@ struct EngineOptions: ParsableArguments {
     var cpuReport = false
 
     func validate() throws {
-        try OptionRanges.check(ringCapacity: ringCapacity)
+        try refuse(OptionRanges.problem(ringCapacity: ringCapacity))
         if ringCapacity < OptionRanges.fastRingCapacity {
             Diagnostics.note(
                 "--ring-capacity \(ringCapacity): a ring this small makes reading and measuring wait on each other at every few samples (--ring-capacity 2 ran 70x slower); use at least \(OptionRanges.fastRingCapacity), or leave the default (262144)"

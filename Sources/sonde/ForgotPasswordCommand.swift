@@ -1,5 +1,6 @@
 import ArgumentParser
 import SondeAccounts
+import SondeKit
 
 struct ForgotPasswordCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +23,7 @@ struct ForgotPasswordCommand: ServiceCommand {
     @Option(help: ArgumentHelp("The account's email address.", valueName: "E"))
     var email: String
 
-    func run(with services: Services) async throws {
+    func run(with services: LocalServices) async throws {
         try await services.authentication.requestPasswordReset(email: email)
         AccountOutput.line(
             "If \(AccountPolicy.normalize(email: email)) has an account, a reset token valid for 15 minutes is now in \(services.home.outboxDirectory)/."

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import SondeCore
 import SondeIO
+import SondeKit
 
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,7 +67,7 @@ struct InfoCommand: AsyncParsableCommand {
             lines.append(
                 row.enumerated().map { column, text in
                     column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                }.joined(separator: "  ").trimmingSuffixSpaces())
+                }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression))
         }
         lines += info.notes.map { "note: \($0)" }
         return lines.joined(separator: "\n")
@@ -85,13 +87,5 @@ struct InfoCommand: AsyncParsableCommand {
                 }),
             "notes": .array(info.notes.map(JSONValue.string)),
         ])
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffixSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

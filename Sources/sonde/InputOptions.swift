@@ -3,6 +3,7 @@ import Foundation
 import SondeCore
 import SondeDSP
 import SondeIO
+import SondeKit
 import SondePipeline
 
 /// How to read inputs whose files do not say (raw samples, header-less CSV).
@@ -65,8 +66,7 @@ struct InputOptions: ParsableArguments {
     var rateAttribute: String?
 
     func validate() throws {
-        try OptionRanges.check(rate: rate)
-        try OptionRanges.check(channels: channels)
+        try refuse(OptionRanges.problem(rate: rate), OptionRanges.problem(channels: channels))
         if let orientation, !ContainerOptions.orientations.contains(orientation) {
             throw ValidationError(
                 "--orientation \(orientation): expected one of \(ContainerOptions.orientations.joined(separator: ", "))"

@@ -2,6 +2,7 @@ import ArgumentParser
 import SondeCore
 import SondeDSP
 import SondeIO
+import SondeKit
 
 struct KurtogramCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SondeAccounts
+import SondeKit
 
 struct LoginCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
@@ -25,7 +26,7 @@ struct LoginCommand: ServiceCommand {
     @Flag(help: "Read the password from the first line of standard input.")
     var passwordStdin = false
 
-    func run(with services: Services) async throws {
+    func run(with services: LocalServices) async throws {
         // `Welcome, E!` greets with the address as typed (trimmed); lookups normalise it.
         let email = String(
             (self.email ?? "").drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())

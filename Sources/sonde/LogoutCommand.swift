@@ -1,4 +1,5 @@
 import ArgumentParser
+import SondeKit
 
 struct LogoutCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
@@ -12,7 +13,7 @@ struct LogoutCommand: ServiceCommand {
 
     @OptionGroup(title: "Store") var store: StoreOptions
 
-    func run(with services: Services) async throws {
+    func run(with services: LocalServices) async throws {
         try await services.session.logout()
         AccountOutput.line("Logged out.")
     }

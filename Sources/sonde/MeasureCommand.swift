@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SondeCapture
 import SondeCore
+import SondeKit
 
 #if canImport(Glibc)
     import Glibc
@@ -43,23 +44,23 @@ struct MeasureCommand: ServiceCommand {
     var jobs: Int { workers.jobs }
 
     func validate() throws {
-        try OptionRanges.check(duration: duration)
+        try refuse(OptionRanges.problem(duration: duration))
     }
 
-    func run(with services: Services) async throws {
+    func run(with services: LocalServices) async throws {
         let owner = try await services.session.requireAccount()
-        let instrument = Instrument(connection: try DeviceCommand.connection())
+        let instrument = services.instrument
         guard try instrument.paired() != nil else {
             throw SondeError(.invalidArgument, "Device not connected — run sonde device pair")
         }
         let capture = try instrument.startCapture(
             for: owner, settings: try pipeline.settings(), duration: StreamCommand.seconds(duration) ?? 10,
             options: CaptureOptions(
-                jobs: jobs, version: ParquetOptions.version, extraSettings: [.init("duration", .string(duration))]))
+                jobs: jobs, version: ExportDefaults.version, extraSettings: [.init("duration", .string(duration))]))
         // Ctrl-C ends the capture gracefully: every window already complete is saved.
         let interrupts = Interrupts { _ in capture.requestStop() }
         let display = StatusLine(enabled: true, interval: .milliseconds(500)) {
-            Self.valuesLine(capture.latest())
+            capture.latest().statusLine
         }
         // However it ended: a device that failed mid-capture (unplugged, a command that
         // died) still leaves the windows before the failure, saved before the error is told.
@@ -74,16 +75,5 @@ struct MeasureCommand: ServiceCommand {
                 .io, "the capture ended early, and measurement \(saved.id) holds what came before: \(failure)")
         }
         if interrupts.signal == SIGTERM { throw ExitCode(143) }
-    }
-
-    /// `accel_x rms 0.61 kurtosis 3.2 | accel_y ...` from the newest window (four columns).
-    static func valuesLine(_ latest: LiveValues) -> String {
-        guard latest.channels.contains(where: { !$0.values.isEmpty }) else { return "waiting for the first window…" }
-        return latest.channels.map { channel in
-            let values = zip(latest.columns.prefix(4), channel.values).map { title, value in
-                "\(title) \(String(format: "%.4g", value))"
-            }
-            return ([channel.name] + values).joined(separator: " ")
-        }.joined(separator: " | ")
     }
 }

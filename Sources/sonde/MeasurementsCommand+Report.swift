@@ -2,6 +2,7 @@ import ArgumentParser
 import SondeCore
 import SondeDSP
 import SondeIO
+import SondeKit
 import SondeReport
 
 extension MeasurementsCommand {
@@ -40,11 +41,11 @@ extension MeasurementsCommand {
             if output == "-" { throw ValidationError("-o: a report is a file; give its name (run.html)") }
         }
 
-        func run(with services: Services) async throws {
+        func run(with services: LocalServices) async throws {
             let id = try MeasurementIDText.require(measurement.id)
             let (saved, batches) = try await services.measurements.records(
                 id: id, for: services.session.requireAccount())
-            let chosen = features.map { $0.split(separator: ",").map(String.init) } ?? ReportCommand.defaultTrends
+            let chosen = features.map { $0.split(separator: ",").map(String.init) } ?? ExportDefaults.reportTrends
             if let unknown = chosen.first(where: { !saved.columns.contains($0) }), features != nil {
                 throw SondeError(
                     .invalidArgument,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SondeIO
+import SondeKit
 import SondeMeasurements
 
 extension MeasurementsCommand {
@@ -18,7 +19,7 @@ extension MeasurementsCommand {
 
         @OptionGroup(title: "Store") var store: StoreOptions
 
-        func run(with services: Services) async throws {
+        func run(with services: LocalServices) async throws {
             let batches = try await services.measurements.listingBatches(
                 for: services.session.requireAccount(), offset: 0, limit: nil)
             // Each batch's cells are written while the store reads the next.
@@ -46,7 +47,7 @@ extension MeasurementsCommand {
 
         @OptionGroup var measurement: MeasurementIDArgument
 
-        func run(with services: Services) async throws {
+        func run(with services: LocalServices) async throws {
             let id = try MeasurementIDText.require(measurement.id)
             let saved = try await services.measurements.show(id: id, for: services.session.requireAccount())
             for line in MeasurementText.details(saved) { AccountOutput.line(line) }
@@ -104,7 +105,7 @@ extension MeasurementsCommand {
             }
         }
 
-        func run(with services: Services) async throws {
+        func run(with services: LocalServices) async throws {
             if all {
                 let directory = output ?? "sonde-measurements"
                 let files = try await services.measurements.exportAll(
@@ -142,7 +143,7 @@ extension MeasurementsCommand {
 
         @OptionGroup var measurement: MeasurementIDArgument
 
-        func run(with services: Services) async throws {
+        func run(with services: LocalServices) async throws {
             let id = try MeasurementIDText.require(measurement.id)
             try await services.measurements.delete(id: id, for: services.session.requireAccount())
             AccountOutput.line("Deleted measurement \(id).")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SondeKit
 
 struct MeasurementsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

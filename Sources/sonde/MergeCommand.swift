@@ -2,6 +2,7 @@ import ArgumentParser
 import SondeBatch
 import SondeCore
 import SondeIO
+import SondeKit
 
 struct MergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
 import SondeCore
-import SondeDSP
 import SondeIO
-import SondePipeline
+import SondeKit
 
 #if canImport(Glibc)
     import Glibc
@@ -20,9 +19,6 @@ struct ParquetOptions: ParsableArguments {
             valueName: "N")
     )
     var rowGroupRows: Int?
-
-    /// The `sonde.version` written into Parquet footers and `created_by`.
-    static var version: String { SondeVersion.full }
 
     /// The writer options for `format`, with `sonde.version` and (when given) `sonde.settings`
     /// in the footer.
@@ -52,23 +48,6 @@ struct ParquetOptions: ParsableArguments {
                 )
             }
         }
-        return Self.writerOptions(compression: compression, rowGroupRows: rowGroupRows, settings: settings)
-    }
-
-    /// The writer options of these values, or the defaults (`sonde serve`'s downloads).
-    static func writerOptions(
-        compression: ParquetCompression? = nil, rowGroupRows: Int? = nil, settings: String? = nil
-    ) -> ParquetWriterOptions {
-        ParquetWriterOptions(
-            compression: compression ?? .zstd,
-            rowGroupRows: rowGroupRows ?? ParquetWriterOptions.defaultRowGroupRows,
-            keyValueMetadata: [("sonde.version", Self.version)] + (settings.map { [("sonde.settings", $0)] } ?? []),
-            createdBy: "sonde version \(Self.version)"
-        )
-    }
-
-    /// `settings` as the JSON object of `sonde.settings` (`PipelineSettings.json`).
-    static func settingsJSON(_ settings: PipelineSettings) -> String {
-        settings.json(version: version).text
+        return ExportDefaults.parquet(compression: compression, rowGroupRows: rowGroupRows, settings: settings)
     }
 }

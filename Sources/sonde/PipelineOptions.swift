@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SondeCore
 import SondeDSP
+import SondeKit
 import SondePipeline
 
 /// Framing, filter and feature options, shared by every command that runs the pipeline.

@@ -2,13 +2,9 @@ import ArgumentParser
 import Foundation
 import SondeBatch
 import SondeCore
-import SondeDSP
 import SondeIO
+import SondeKit
 import SondePipeline
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 struct ProcessCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -139,151 +135,43 @@ struct ProcessCommand: AsyncParsableCommand {
             let list = try inputList.sampleInputs(
                 sampleType: input.sampleType, excludingFolders: outputDir.map { [$0] } ?? [])
             let options = input.sampleSourceOptions()
-            if let outputDir {
-                try await runDataset(list, settings: settings, options: options, outputDir: outputDir)
-            } else {
-                try await runSingleOutput(list, settings: settings, options: options)
-            }
-        }
-    }
-
-    /// Every input into one output: `-o FILE` or standard output.
-    private func runSingleOutput(
-        _ list: SampleInputs, settings: PipelineSettings, options: SampleSourceOptions
-    ) async throws {
-        // `-o -` is standard output, as `-` is standard input among the inputs.
-        let outputPath = output == "-" ? nil : output
-        if let outputPath, let input = list.input(sameFileAs: outputPath) {
-            throw SondeError(
-                .invalidArgument, "-o \(outputPath) is the input '\(input.path)': writing it would destroy the input")
-        }
-        let outputFormat = format ?? outputPath.flatMap(OutputFormat.init(inferredFrom:)) ?? .csv
-        let parquetOptions = try parquet.writerOptions(
-            format: outputFormat, settings: ParquetOptions.settingsJSON(settings), toStandardOutput: outputPath == nil)
-        // The first input is opened and checked before anything is written, and its rate
-        // decides the columns (octave bands depend on it); the others are opened as the
-        // graph reaches them and must give the same columns.
-        let first = try FileInputs.open(list.inputs[0], settings: settings, options: options)
-        let columns = try settings.valueColumns(sampleRate: first.source.format.sampleRate)
-        let layout = RecordLayout(valueColumns: columns, includesFile: list.namesFiles)
-        var graphOptions = engine.graphOptions()
-        graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
-        let run = GraphRun(settings: settings, options: graphOptions, cpuReport: engine.cpuReport)
-        let totalSamples =
-            list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
-        let inputs = FileInputs.lazyInputs(
-            list.inputs, first: first, columns: columns, settings: settings, options: options)
-        let destination =
-            try outputPath.map { try OutputFile(atomicallyReplacing: $0) }
-            ?? OutputFile(standardOutputFlushing: .whenFull)
-        let sink: SingleOutputSink
-        do {
-            sink = SingleOutputSink(
-                writer: try RecordWriters.make(
-                    format: outputFormat, layout: layout, output: destination, parquet: parquetOptions),
-                frameLength: settings.frameLength)
-            let summary = try await run.run(
-                inputs, into: sink, progress: .files(count: list.inputs.count, samplesOfTheOne: totalSamples),
-                quiet: quiet)
-            if let status = run.exitStatus, let outputPath {
-                // A file output appears complete or not at all: an interrupted run keeps the old one.
-                destination.abandon()
-                Diagnostics.say("sonde process: \(run.interruptedText); \(outputPath) left as it was")
+            guard let outputDir else {
+                // `-o -` is standard output, as `-` is standard input among the inputs.
+                let outputPath = output == "-" ? nil : output
+                var run = SingleRun(
+                    inputs: list, settings: settings, sourceOptions: options, outputPath: outputPath, format: format,
+                    graph: engine.graphOptions())
+                (run.cpuReport, run.quiet) = (engine.cpuReport, quiet)
+                let outcome = try await run.run { format in
+                    try parquet.writerOptions(
+                        format: format, settings: ExportDefaults.settingsJSON(settings),
+                        toStandardOutput: outputPath == nil)
+                }
+                guard case .interrupted(let status, let text) = outcome else { return }
+                if let outputPath { Diagnostics.say("sonde process: \(text); \(outputPath) left as it was") }
                 throw ExitCode(status)
             }
-            try sink.finish()
-            if !quiet { for note in sink.notes where !summary.stopped { Diagnostics.note(note) } }
-        } catch {
-            destination.abandon()
-            throw error
+            let format = format ?? .csv
+            var run = DatasetRun(
+                inputs: list, settings: settings, sourceOptions: options, filters: pipeline.filter,
+                outputDir: outputDir, format: format,
+                parquet: try parquet.writerOptions(format: format, settings: ExportDefaults.settingsJSON(settings)),
+                graph: engine.graphOptions())
+            (run.shard, run.overwrite, run.keepGoing) = (try shard.map { try Shard(parsing: $0) }, overwrite, keepGoing)
+            (run.verifyInputs, run.cpuReport, run.quiet) = (verifyInputs, engine.cpuReport, quiet)
+            let outcome = try await run.run()
+            switch outcome {
+            case .completed: return
+            case .damagedManifest(let text): Diagnostics.error(text)
+            case .interrupted(_, let text, let written, let todo):
+                Diagnostics.say(
+                    "sonde process: \(text); \(written) of \(todo) inputs written to \(outputDir); run the same command again to go on"
+                )
+            case .inputsFailed(let failed, let todo, let manifest):
+                Diagnostics.say(
+                    "sonde process: \(failed) of \(todo) inputs failed (listed above and in \(outputDir)/\(manifest))")
+            }
+            throw ExitCode(outcome.exitStatus)
         }
-        if let status = run.exitStatus { throw ExitCode(status) }
-    }
-
-    /// One output per input in `outputDir`, with a manifest; inputs whose output exists are
-    /// skipped unless --overwrite.
-    private func runDataset(
-        _ list: SampleInputs, settings: PipelineSettings, options: SampleSourceOptions, outputDir: String
-    ) async throws {
-        let outputFormat = format ?? .csv
-        let parquetOptions = try parquet.writerOptions(
-            format: outputFormat, settings: ParquetOptions.settingsJSON(settings))
-        let columns = try FileInputs.probeColumns(
-            list.inputs, settings: settings, options: options, keepGoing: keepGoing)
-        let layout = RecordLayout(valueColumns: columns, includesFile: list.namesFiles)
-        let datasetSettings = DatasetSettings(
-            window: settings.frameLength, hop: settings.hop, filters: pipeline.filter, columns: columns,
-            rate: input.rate, channels: input.channels, sampleType: input.sampleType?.rawValue,
-            format: outputFormat.rawValue, containerOptions: options.container.settingsText)
-        let parsedShard = try shard.map { try Shard(parsing: $0) }
-        let run = DatasetManifest.Run(
-            sonde: SondeVersion.number, build: BuildTarget.name, settings: datasetSettings,
-            shard: parsedShard?.description ?? "0/1", inputs: 0, allInputs: 0)
-        let outputs = DatasetOutputs(folder: outputDir, format: outputFormat)
-        let plan: DatasetPlan
-        do {
-            plan = try DatasetPlan(
-                inputs: list.inputs, outputs: outputs, shard: parsedShard, overwrite: overwrite,
-                verifyInputs: verifyInputs, run: run)
-        } catch let damaged as DatasetManifest.Damaged {
-            Diagnostics.error(damaged.description)
-            throw ExitCode(2)
-        }
-        // Released when the run ends, whatever way: held until then, so no other run starts.
-        defer { plan.lock.release() }
-        for warning in plan.warnings { Diagnostics.note(warning) }
-        if !quiet, let summary = Self.planSummary(plan.counts, of: plan.shardInputs, in: outputDir) {
-            Diagnostics.note(summary)
-        }
-        var graphOptions = engine.graphOptions()
-        graphOptions.keepGoing = keepGoing
-        graphOptions.encoder = RecordWriters.encoder(format: outputFormat, layout: layout)
-        let graphRun = GraphRun(settings: settings, options: graphOptions, cpuReport: engine.cpuReport)
-        let todo = plan.todo
-        let sink = DatasetSink(
-            outputs: outputs, layout: layout, parquet: parquetOptions, manifest: plan.manifest,
-            datasetIndices: todo.map(\.index),
-            frameLength: settings.frameLength, report: { Diagnostics.error($0) })
-        let summary: PipelineGraph.Summary
-        do {
-            summary = try await graphRun.run(
-                FileInputs.lazyInputs(
-                    todo.map(\.input), first: nil, columns: columns, settings: settings, options: options),
-                into: sink, progress: .inputs(count: todo.count), quiet: quiet)
-        } catch {
-            sink.abandonCurrent()
-            // The outputs written before the error are complete: keep them for the rerun.
-            try? sink.recordResults()
-            throw error
-        }
-        try sink.recordResults()
-        if let status = graphRun.exitStatus {
-            sink.abandonCurrent()
-            Diagnostics.say(
-                "sonde process: \(graphRun.interruptedText); \(graphRun.graph.inputsCompleted) of \(todo.count) inputs written to \(outputDir); run the same command again to go on"
-            )
-            throw ExitCode(status)
-        }
-        if !quiet { for note in sink.notes { Diagnostics.note(note) } }
-        if summary.failedInputs > 0 {
-            Diagnostics.say(
-                "sonde process: \(summary.failedInputs) of \(todo.count) inputs failed (listed above and in \(outputDir)/\(DatasetManifest.fileName(shard: parsedShard)))"
-            )
-            throw ExitCode(2)
-        }
-    }
-
-    /// What a rerun found: how many inputs it skips, and why it redoes the others.
-    static func planSummary(_ counts: DatasetPlan.Counts, of total: Int, in folder: String) -> String? {
-        var redone = [
-            (counts.missingOutputs, "missing output"), (counts.damagedOutputs, "damaged output"),
-            (counts.changedInputs, "changed input"), (counts.unverified, "unverified (no checksum recorded)"),
-        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 || $0.1.hasPrefix("unverified") ? "" : "s")" }
-        guard counts.skipped > 0 || !redone.isEmpty else { return nil }
-        if counts.new > 0 { redone.append("\(counts.new) not measured before") }
-        var text =
-            "\(counts.skipped) of \(total) inputs already have an output in \(folder): skipped (--overwrite redoes them)"
-        if !redone.isEmpty { text += "; redone: " + redone.joined(separator: ", ") }
-        return text
     }
 }

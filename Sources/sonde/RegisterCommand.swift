@@ -1,5 +1,6 @@
 import ArgumentParser
 import SondeAccounts
+import SondeKit
 
 struct RegisterCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +27,7 @@ struct RegisterCommand: ServiceCommand {
     @Flag(help: "Read the password from the first line of standard input.")
     var passwordStdin = false
 
-    func run(with services: Services) async throws {
+    func run(with services: LocalServices) async throws {
         let email = AccountPolicy.normalize(email: self.email)
         guard !email.isEmpty else { throw AccountError.missingFields }
         // Say what is wrong with the email before asking for a password.

@@ -3,6 +3,7 @@ import Foundation
 import SondeCore
 import SondeDSP
 import SondeIO
+import SondeKit
 import SondePipeline
 import SondeReport
 
@@ -70,9 +71,6 @@ struct ReportCommand: AsyncParsableCommand {
 
     @Flag(name: .shortAndLong, help: "No notes or progress on standard error.")
     var quiet = false
-
-    /// Trended when --features does not choose (`Feature.defaultTrends`).
-    static let defaultTrends = Feature.defaultTrends.map(\.rawValue)
 
     @OptionGroup(title: "Tachometer") var tachometer: TachometerOptions
 
@@ -150,7 +148,8 @@ struct ReportCommand: AsyncParsableCommand {
     /// The trends: the features --features lists (or the default set) among the columns,
     /// then every band power.
     private func trendedColumns(_ columns: [String]) -> [String] {
-        let chosen = pipeline.features.map { $0.split(separator: ",").map { String($0) } } ?? Self.defaultTrends
+        let chosen =
+            pipeline.features.map { $0.split(separator: ",").map { String($0) } } ?? ExportDefaults.reportTrends
         return columns.filter { chosen.contains($0) } + columns.filter { $0.hasPrefix("band_power:") }
     }
 

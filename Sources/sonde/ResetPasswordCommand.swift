@@ -1,5 +1,6 @@
 import ArgumentParser
 import SondeAccounts
+import SondeKit
 
 struct ResetPasswordCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +25,7 @@ struct ResetPasswordCommand: ServiceCommand {
     @Flag(help: "Read the new password from the first line of standard input.")
     var passwordStdin = false
 
-    func run(with services: Services) async throws {
+    func run(with services: LocalServices) async throws {
         let password = try PasswordPrompt.read(
             fromStandardInput: passwordStdin, prompt: "New password (8 characters or more): ",
             confirmation: "Repeat new password: "

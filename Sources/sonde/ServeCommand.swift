@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SondeApp
-import SondeIO
+import SondeKit
 
 /// `sonde serve`: the app in the browser. Only options and wiring here; the screens are
 /// SondeApp's.
@@ -66,8 +66,6 @@ struct ServeCommand: AsyncParsableCommand {
                 AppConfiguration(
                     host: listen.host, port: listen.port, secureCookies: secureCookies,
                     environment: ProcessInfo.processInfo.environment,
-                    parquet: ParquetOptions.writerOptions(),
-                    version: ParquetOptions.version, reportTrends: ReportCommand.defaultTrends,
                     concurrentLogins: max(1, ProcessInfo.processInfo.activeProcessorCount), database: store.database,
                     publicURL: publicURL, trustedProxies: trustedProxies))
             AccountOutput.line("sonde serve: the app is at \(server.url)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SondeCore
 import SondeDSP
+import SondeKit
 
 #if canImport(Glibc)
     import Glibc

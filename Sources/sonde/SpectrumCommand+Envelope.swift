@@ -2,6 +2,7 @@ import ArgumentParser
 import SondeCore
 import SondeDSP
 import SondeIO
+import SondeKit
 
 extension SpectrumCommand {
     /// `--envelope`: each input read whole, its channels' envelope spectra computed by

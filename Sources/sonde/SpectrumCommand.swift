@@ -3,6 +3,7 @@ import SondeBatch
 import SondeCore
 import SondeDSP
 import SondeIO
+import SondeKit
 import SondePipeline
 
 #if canImport(Glibc)

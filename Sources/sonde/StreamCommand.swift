@@ -2,10 +2,8 @@ import ArgumentParser
 import Foundation
 import SondeCore
 import SondeIO
-import SondeInstruments
-import SondeLive
+import SondeKit
 import SondePipeline
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -102,8 +100,7 @@ struct StreamCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        try OptionRanges.check(frames: frames)
-        try OptionRanges.check(duration: duration)
+        try refuse(OptionRanges.problem(frames: frames), OptionRanges.problem(duration: duration))
         if realtime && inputPath == nil { throw ValidationError("--realtime replays a recording: add --input FILE") }
     }
 
@@ -117,147 +114,38 @@ struct StreamCommand: AsyncParsableCommand {
         try await reportingErrors {
             let settings = try pipeline.settings()
             let arrivals = stats || serve != nil ? ArrivalLog() : nil
-            let live = try makeSource(settings: settings, arrivals: arrivals)
-            let rate = live.source.format.sampleRate
-            do {
-                try settings.validate(sampleRate: rate)
-            } catch var error as SondeError {
-                error.message += " (the source is sampled at \(rate.compactDescription) Hz)"
-                throw error
+            var request = StreamSource.Request(inputPath: inputPath, sourceOptions: input.sampleSourceOptions())
+            (request.seed, request.realtime, request.asFastAsPossible) = (device.seed, realtime, asFastAsPossible)
+            (request.overrun, request.frames, request.recording) = (onOverrun, frames, record)
+            (request.seconds, request.arrivals) = (duration.flatMap(DurationText.seconds), arrivals)
+            let live = try StreamSource.open(
+                request, settings: settings, profile: { try device.profileText(input: input) },
+                connection: { try LocalServices.deviceConnection() })
+            var run = StreamRun(source: live, settings: settings, format: format.outputFormat, jobs: jobs)
+            (run.arrivals, run.serve) = (arrivals, serve.map { ($0.host, $0.port) })
+            let summary = try await run.run { url in
+                if !quiet { Diagnostics.say("sonde stream: live page at \(url), metrics at \(url)metrics") }
             }
-            let output = OutputFile(standardOutputFlushing: .everyRecord)
-            let layout = RecordLayout(valueColumns: try settings.valueColumns(sampleRate: rate), includesFile: false)
-            let writer = try RecordWriters.make(format: format.outputFormat, layout: layout, output: output)
-            var options =
-                live.paced
-                ? PipelineGraph.Options.live(jobs: jobs, sampleRate: rate)
-                : PipelineGraph.Options(jobs: jobs, framesPerJob: 8, recordsPerWrite: 1)
-            options.encoder = writer.encoder
-            var server: LiveServer?
-            if let serve {
-                let drops = live.clock?.dropCount
-                let losses = live.instrumentLosses
-                server = try await LiveServer.start(
-                    host: serve.host, port: serve.port, columns: layout.valueColumns,
-                    droppedSamples: { losses?() ?? drops?.value ?? 0 }
-                )
-            }
-            options.spectrumTap = server?.spectrumTap
-            if let server, !quiet {
-                Diagnostics.say("sonde stream: live page at \(server.url), metrics at \(server.url)metrics")
-            }
-            let run = GraphRun(settings: settings, options: options)
-            let started = MonotonicClock.seconds()
-            let emitter = TimedEmitter(
-                writer: writer, arrivals: arrivals, frameLength: settings.frameLength, live: server)
-            let input = PipelineGraph.Input(
-                name: live.name, source: live.source,
-                clock: .wallClock(sampleRate: rate, epochOfFirstSample: Date().timeIntervalSince1970)
-            )
-            let summary: PipelineGraph.Summary
-            do {
-                summary = try await run.run([input]) { try emitter.emit($0) }
-            } catch {
-                await server?.stop()
-                throw error
-            }
-            await server?.stop()
-            try writer.finish()
             if !quiet {
                 // As `process` does: a partial trailing sample of raw stdin, a short sound file.
-                for note in live.source.notes { Diagnostics.note(note) }
-                let elapsed = MonotonicClock.seconds() - started
+                for note in summary.notes { Diagnostics.note(note) }
                 var line =
-                    "sonde stream: \(summary.records) records, \(summary.samplesPerChannel[0]) samples per channel, "
-                line += "\(live.dropped()) dropped, \(String(format: "%.2f", elapsed)) s"
+                    "sonde stream: \(summary.records) records, \(summary.samplesPerChannel) samples per channel, "
+                line += "\(summary.dropped) dropped, \(String(format: "%.2f", summary.seconds)) s"
                 if stats {
-                    let histogram = emitter.latencies.withLock { $0 }
                     func ms(_ fraction: Double) -> String {
-                        histogram.percentile(fraction).map { String(format: "%.2f ms", Double($0) / 1e6) } ?? "n/a"
+                        summary.latencies.percentile(fraction).map { String(format: "%.2f ms", Double($0) / 1e6) }
+                            ?? "n/a"
                     }
                     line +=
-                        "; latency p50 \(ms(0.5)), p99 \(ms(0.99)), p99.9 \(ms(0.999)) over \(histogram.count) records"
+                        "; latency p50 \(ms(0.5)), p99 \(ms(0.99)), p99.9 \(ms(0.999)) over \(summary.latencies.count) records"
                 }
-                if let server { line += "; \(server.droppedUpdates) page updates dropped" }
+                if let updates = summary.droppedPageUpdates { line += "; \(updates) page updates dropped" }
                 Diagnostics.say(line)
             }
-            if let status = run.exitStatus { throw ExitCode(status) }
+            if let status = summary.exitStatus { throw ExitCode(status) }
         }
     }
-
-    /// The source chain: device or input, pacing and overrun policy, limits, recording.
-    private func makeSource(settings: PipelineSettings, arrivals: ArrivalLog?) throws -> LiveInput {
-        var base: any SampleSource
-        var name: String
-        let isDevice: Bool
-        // A real instrument paces itself: no clock on top, and its own losses (ALSA xruns).
-        var instrumentLosses: (@Sendable () -> Int)?
-        if let inputPath {
-            base = try SampleSources.open(
-                path: inputPath,
-                options: input.sampleSourceOptions())
-            name = inputPath
-            isDevice = false
-        } else {
-            if let profile = try self.device.profileText(input: input) {
-                let device = SimulatedDevice(
-                    profile: try DeviceProfile.parse(profile.text, source: profile.source), seed: self.device.seed)
-                base = device
-                name = device.deviceID
-            } else if let paired = try DeviceCommand.connection().current() {
-                try DeviceOptions.refuseInputShape(input, device: "the paired device \(paired.id)")
-                let opened = try InstrumentSources.open(paired)
-                base = opened.source
-                name = paired.id
-                if !opened.needsPacing { instrumentLosses = opened.lostFrames ?? { 0 } }
-            } else {
-                throw SondeError(
-                    .invalidArgument,
-                    "Device not connected — run sonde device pair (or pass --profile FILE or --input FILE)")
-            }
-            isDevice = true
-        }
-        let paced = instrumentLosses == nil && (isDevice ? !asFastAsPossible : realtime)
-        var clock: LiveClockSource?
-        // Unpaced, the clock only notes when each read returns, for --stats: for a real
-        // instrument that is when its samples reached sonde (a PCM period, a command's write
-        // taken from the pipe), the start of each record's latency.
-        if paced || arrivals != nil {
-            let policy = onOverrun ?? (isDevice ? .dropOldest : .block)
-            let live = LiveClockSource(base: base, policy: policy, paced: paced, arrivals: arrivals)
-            clock = live
-            base = live
-        }
-        var limit: Int?
-        if let frames { limit = (frames - 1) * settings.hop + settings.frameLength }
-        if let duration, let seconds = StreamCommand.seconds(duration) {
-            let durationFrames = OptionRanges.frameCount(seconds: seconds, rate: base.format.sampleRate)
-            limit = min(limit ?? durationFrames, durationFrames)
-        }
-        if let limit { base = LimitedSource(base: base, frames: limit) }
-        if let record {
-            let type =
-                SampleFormat.allCases.first {
-                    record.lowercased().hasSuffix("." + $0.rawValue)
-                        || record.lowercased().hasSuffix("." + $0.rawValue.dropLast(2))
-                } ?? .f32le
-            base = try RecordingSource(base: base, path: record, sampleFormat: type)
-        }
-        return LiveInput(
-            name: name, source: base, paced: paced || instrumentLosses != nil, clock: clock,
-            instrumentLosses: instrumentLosses)
-    }
-}
-
-/// A source chain ready to run, and what the summary needs to know about it.
-private struct LiveInput {
-    var name: String
-    var source: any SampleSource
-    var paced: Bool
-    var clock: LiveClockSource?
-    var instrumentLosses: (@Sendable () -> Int)?
-
-    func dropped() -> Int { instrumentLosses?() ?? clock?.droppedFrames ?? 0 }
 }
 
 /// The record formats a stream can write (JSON arrays never end, so they are not offered).

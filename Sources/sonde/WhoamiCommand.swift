@@ -1,4 +1,5 @@
 import ArgumentParser
+import SondeKit
 
 struct WhoamiCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
@@ -12,7 +13,7 @@ struct WhoamiCommand: ServiceCommand {
 
     @OptionGroup(title: "Store") var store: StoreOptions
 
-    func run(with services: Services) async throws {
+    func run(with services: LocalServices) async throws {
         let account = try await services.session.requireAccount()
         AccountOutput.line(account.email)
     }

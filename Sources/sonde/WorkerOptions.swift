@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SondeKit
 
 /// `--jobs`, declared once for every command that runs the pipeline.
 struct WorkerOptions: ParsableArguments {
@@ -12,6 +13,6 @@ struct WorkerOptions: ParsableArguments {
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
-        try OptionRanges.check(jobs: jobs)
+        try refuse(OptionRanges.problem(jobs: jobs))
     }
 }

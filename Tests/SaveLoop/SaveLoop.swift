@@ -1,7 +1,7 @@
 import Foundation
 import SondeCore
+import SondeKit
 import SondeMeasurements
-import SondeStore
 
 /// A test tool, not part of `sonde`: saves synthetic measurements for the logged-in user,
 /// for the store's multi-process and crash tests (AccountFlowCrashTests). Prints

@@ -3,8 +3,8 @@ import SondeDSP
 
 /// The names `--features` accepts, for the shell completions `sonde --generate-completion-script`
 /// writes; taken from the declarations so a new feature completes without a second list.
-enum FeatureCompletion {
-    static var names: [String] {
+public enum FeatureCompletion {
+    public static var names: [String] {
         [FeatureFamilies.defaultSetName] + Feature.allCases.map(\.rawValue) + FeatureFamilies.namedFeatures
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// The progress line of a long run: samples done, rate, and ETA when the total is known.
-enum ProgressBar {
+public enum ProgressBar {
     /// - Parameters:
     ///   - total: samples (all channels) or inputs expected, if known.
     ///   - unit: what is counted: "samples" or "inputs".
     ///   - done: how many are done so far.
-    static func start(
+    public static func start(
         enabled: Bool, total: Int?, unit: String = "samples", done: @escaping @Sendable () -> Int
     ) -> StatusLine? {
         let started = DispatchTime.now()
@@ -17,7 +17,7 @@ enum ProgressBar {
         }
     }
 
-    static func text(samples: Int, total: Int?, rate: Double, unit: String = "samples") -> String {
+    public static func text(samples: Int, total: Int?, rate: Double, unit: String = "samples") -> String {
         var line = ""
         if let total, total > 0 {
             let fraction = min(1, Double(samples) / Double(total))

@@ -1,9 +1,9 @@
-import SondeAccounts
+public import SondeAccounts
 
 extension AccountError {
     /// The library's message with the command that helps, which only the CLI knows
     /// (`Not logged in — run sonde login`).
-    var withCommandHint: AccountError {
+    public var withCommandHint: AccountError {
         var error = self
         switch code {
         case .notLoggedIn: error.message += " — run sonde login"

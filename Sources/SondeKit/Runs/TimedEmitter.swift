@@ -1,29 +1,29 @@
-import SondeCore
-import SondeIO
-import SondeLive
-import SondePipeline
-import Synchronization
+public import SondeCore
+public import SondeIO
+public import SondeLive
+public import SondePipeline
+public import Synchronization
 
 /// Writes batches for `stream` and `bench` and, given arrival times, measures each
 /// record's latency: from its window's last sample in to the record written.
-final class TimedEmitter: @unchecked Sendable {
+public final class TimedEmitter: @unchecked Sendable {
     // @unchecked: the graph calls `emit` from its exporter only, one batch at a time; the
     // histogram is behind its own lock for the summary.
     let writer: any RecordWriter
     let arrivals: ArrivalLog?
-    let latencies = Mutex(LatencyPercentiles())
+    public let latencies = Mutex(LatencyPercentiles())
     let frameLength: Int
     /// The live page and /metrics of `stream --serve`, given each batch once it is written.
     let live: LiveServer?
 
-    init(writer: any RecordWriter, arrivals: ArrivalLog?, frameLength: Int, live: LiveServer? = nil) {
+    public init(writer: any RecordWriter, arrivals: ArrivalLog?, frameLength: Int, live: LiveServer? = nil) {
         self.writer = writer
         self.arrivals = arrivals
         self.frameLength = frameLength
         self.live = live
     }
 
-    func emit(_ batch: RecordBatch) throws {
+    public func emit(_ batch: RecordBatch) throws {
         try writer.write(batch)
         live?.publish(batch)
         guard let arrivals else { return }

@@ -7,7 +7,7 @@ import SondeCore
 
 /// Reads passwords, which never come from the command line: a line of standard input with
 /// `--password-stdin`, otherwise from the terminal with echo off.
-enum PasswordPrompt {
+public enum PasswordPrompt {
     /// - Parameters:
     ///   - fromStandardInput: read one line of stdin (without its line ending), no prompt.
     ///   - prompt: what the terminal shows, e.g. `Password: `.
@@ -15,7 +15,7 @@ enum PasswordPrompt {
     ///     answer (register, reset).
     /// - Throws: `AccountError.passwordMismatch`, or `.noPasswordSource` when stdin is not a
     ///   terminal and `--password-stdin` was not given.
-    static func read(
+    public static func read(
         fromStandardInput: Bool, prompt: String = "Password: ", confirmation: String? = nil
     ) throws
         -> String
@@ -74,7 +74,7 @@ enum PasswordPrompt {
 nonisolated(unsafe) private var savedTerminal: termios?
 
 extension AccountOutput {
-    static func standardErrorWithoutNewline(_ text: String) {
+    public static func standardErrorWithoutNewline(_ text: String) {
         var bytes = Array(text.utf8)
         _ = Glibc.write(2, &bytes, bytes.count)
     }

@@ -1,4 +1,4 @@
-import Dispatch
+public import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// One line on stderr redrawn on a timer (progress, live values), only on a terminal.
-final class StatusLine: @unchecked Sendable {
+public final class StatusLine: @unchecked Sendable {
     // @unchecked: `timer` is touched only on `queue`; `line` must itself be thread-safe.
     private let queue = DispatchQueue(label: "sonde.status-line")
     private var timer: (any DispatchSourceTimer)?
@@ -14,7 +14,7 @@ final class StatusLine: @unchecked Sendable {
     /// - Parameters:
     ///   - interval: time between redraws.
     ///   - line: the text to show, asked for at each redraw.
-    init?(enabled: Bool, interval: DispatchTimeInterval, line: @escaping @Sendable () -> String) {
+    public init?(enabled: Bool, interval: DispatchTimeInterval, line: @escaping @Sendable () -> String) {
         guard enabled, isatty(2) == 1 else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + interval, repeating: interval)
@@ -24,7 +24,7 @@ final class StatusLine: @unchecked Sendable {
     }
 
     /// Stops redrawing and clears the line.
-    func finish() {
+    public func finish() {
         queue.sync {
             timer?.cancel()
             timer = nil

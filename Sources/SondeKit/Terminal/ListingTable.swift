@@ -1,13 +1,13 @@
 import SondeCore
-import SondeMeasurements
+public import SondeMeasurements
 
 /// `sonde measurements list`'s table as bytes: every cell written once into blocks of bytes,
 /// then the lines aligned from them. Why not strings joined per line: a lab's 10,000
 /// measurements took a third of the listing's time in string building (perf); this is a
 /// tenth of that. The text is what `MeasurementText.aligned` gives: cells padded to their
 /// column's width in characters, two spaces apart, the last unpadded, no trailing spaces.
-struct ListingTable {
-    static let header = ["ID", "RECORDED (UTC)", "DEVICE", "WINDOWS", "MEAN", "COMMENT"]
+public struct ListingTable {
+    public static let header = ["ID", "RECORDED (UTC)", "DEVICE", "WINDOWS", "MEAN", "COMMENT"]
 
     /// Cell bytes, row after row, in blocks that are never moved: one array grown by
     /// doubling copied the table at each step and faulted in twice its pages, 3 ms of a
@@ -28,15 +28,15 @@ struct ListingTable {
     private static let rowRoom = 1 << 10
 
     /// Lines below the header.
-    var rowCount: Int { cells.count / Self.header.count - 1 }
+    public var rowCount: Int { cells.count / Self.header.count - 1 }
 
-    init() {
+    public init() {
         current.reserveCapacity(Self.blockSize)
         for name in Self.header { appendCell(name) }
     }
 
     /// Adds a line for each listing, as a store's batches arrive.
-    mutating func append(_ listings: [MeasurementListing]) {
+    public mutating func append(_ listings: [MeasurementListing]) {
         for listing in listings {
             if current.capacity - current.count < Self.rowRoom { startBlock() }
             appendCell(String(listing.id.rawValue))
@@ -54,7 +54,7 @@ struct ListingTable {
 
     /// The aligned lines, each ending in a line feed, handed to `emit` 64 KiB at a time (the
     /// whole text at once was a megabyte more to fault in, and a copy more to write).
-    func write(_ emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    public func write(_ emit: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         let columns = Self.header.count
         var widths = [Int](repeating: 0, count: columns)
         for (index, cell) in cells.enumerated() {

@@ -1,5 +1,5 @@
-import SondeCore
-import SondePipeline
+public import SondeCore
+public import SondePipeline
 
 #if canImport(Glibc)
     import Glibc
@@ -10,14 +10,14 @@ import SondePipeline
 /// (every record already complete is kept), and on a terminal a progress line that is
 /// cleared however the run ends. `measure` runs SondeCapture's `LiveCapture` instead (the
 /// web app runs it too) and wires the same `Interrupts` to its `requestStop()`.
-final class GraphRun: Sendable {
-    let graph: PipelineGraph
+public final class GraphRun: Sendable {
+    public let graph: PipelineGraph
     private let interrupts: Interrupts
     /// `--cpu-report`: after a run, its CPU by kind of thread and serial share on stderr.
     private let cpuReport: Bool
 
     /// What the progress line counts.
-    enum Progress {
+    public enum Progress: Sendable {
         case none
         /// Inputs done of `count`.
         case inputs(count: Int)
@@ -25,12 +25,12 @@ final class GraphRun: Sendable {
         case samples(total: Int?)
 
         /// Inputs for a run of several, else the samples of the one.
-        static func files(count: Int, samplesOfTheOne: Int?) -> Progress {
+        public static func files(count: Int, samplesOfTheOne: Int?) -> Progress {
             count > 1 ? .inputs(count: count) : .samples(total: samplesOfTheOne)
         }
     }
 
-    init(settings: PipelineSettings, options: PipelineGraph.Options, cpuReport: Bool = false) {
+    public init(settings: PipelineSettings, options: PipelineGraph.Options, cpuReport: Bool = false) {
         let graph = PipelineGraph(settings: settings, options: options)
         self.graph = graph
         self.cpuReport = cpuReport
@@ -38,7 +38,7 @@ final class GraphRun: Sendable {
     }
 
     /// Runs every input into `sink`.
-    func run(
+    public func run(
         _ inputs: PipelineGraph.Inputs, into sink: any PipelineSink, progress: Progress = .none, quiet: Bool = false
     ) async throws -> PipelineGraph.Summary {
         let line = start(progress, quiet: quiet)
@@ -52,20 +52,20 @@ final class GraphRun: Sendable {
     }
 
     /// Runs inputs opened already (live sources), handing each batch to `emit`.
-    func run(
+    public func run(
         _ inputs: [PipelineGraph.Input], emit: @escaping @Sendable (RecordBatch) throws -> Void
     ) async throws -> PipelineGraph.Summary {
         try await graph.run(inputs: inputs, emit: emit)
     }
 
     /// The signal that ended the run, if one did.
-    var signal: Int32? { interrupts.signal }
+    public var signal: Int32? { interrupts.signal }
 
     /// 128 + that signal's number: the status a run it ended exits with.
-    var exitStatus: Int32? { interrupts.exitStatus }
+    public var exitStatus: Int32? { interrupts.exitStatus }
 
     /// "interrupted (SIGINT)" or "(SIGTERM)", for the one line a stopped command says.
-    var interruptedText: String { "interrupted (\(signal == SIGTERM ? "SIGTERM" : "SIGINT"))" }
+    public var interruptedText: String { "interrupted (\(signal == SIGTERM ? "SIGTERM" : "SIGINT"))" }
 
     private func start(_ progress: Progress, quiet: Bool) -> StatusLine? {
         let graph = graph

@@ -1,18 +1,17 @@
-import ArgumentParser
 import Foundation
 import SondeCore
 import SondeDSP
-import SondeIO
-import SondePipeline
+public import SondeIO
+public import SondePipeline
 
 /// The one wiring of sample files into the graph, for every command that reads them
 /// (`process`, `report`, `spectrum`): the input list from FILE arguments and
 /// `--files-from`, each input opened when the graph reaches it and checked against the
 /// settings, and the columns a run writes.
-enum FileInputs {
+public enum FileInputs {
     /// Inputs opened when the graph reaches them (but `first`, opened already), each
     /// checked to give `columns`.
-    static func lazyInputs(
+    public static func lazyInputs(
         _ inputs: [SampleInput], first: PipelineGraph.Input?, columns: [String], settings: PipelineSettings,
         options: SampleSourceOptions
     ) -> PipelineGraph.Inputs {
@@ -37,7 +36,7 @@ enum FileInputs {
     /// the octave bands). When every input fails to open: with `keepGoing` the columns any
     /// rate gives (the run then records each failure in its manifest and exits 2), unless
     /// octave bands make them depend on the rate; else the first input's error.
-    static func probeColumns(
+    public static func probeColumns(
         _ inputs: [SampleInput], settings: PipelineSettings, options: SampleSourceOptions, keepGoing: Bool
     ) throws -> [String] {
         var firstError: (any Error)?
@@ -62,7 +61,7 @@ enum FileInputs {
     }
 
     /// Opens an input and checks that the filters and bands fit its rate.
-    static func open(
+    public static func open(
         _ input: SampleInput, settings: PipelineSettings, options: SampleSourceOptions
     ) throws -> PipelineGraph.Input {
         if let unopenable = input.unopenable { throw SondeError(.invalidInput, unopenable) }

@@ -1,11 +1,11 @@
 import CSystemCalls
 import Foundation
 import SondeCore
-import SondeMeasurements
+public import SondeMeasurements
 
 /// How saved measurements read on a terminal.
-enum MeasurementText {
-    static func details(_ measurement: SavedMeasurement) -> [String] {
+public enum MeasurementText {
+    public static func details(_ measurement: SavedMeasurement) -> [String] {
         var lines = [
             "Measurement \(measurement.id)",
             "Recorded:  \(UTCTimestamp.rfc3339(epochSeconds: measurement.recordedAt))",
@@ -36,7 +36,7 @@ enum MeasurementText {
     /// Four significant digits: enough to compare runs at a glance; exports keep every digit.
     /// C's `%.4g` (`sonde_format_4g`, its fast equal), called directly: Foundation's
     /// `String(format:)` was a tenth of a 10,000-line listing's time.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         String(unsafeUninitializedCapacity: 32) { buffer in
             buffer.withMemoryRebound(to: CChar.self) { characters in
                 guard let start = characters.baseAddress else { return 0 }
@@ -46,7 +46,7 @@ enum MeasurementText {
     }
 
     /// `number(value)`'s bytes appended to `bytes`, without a string between.
-    static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
+    public static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
             guard let start = buffer.baseAddress else { return }
             let length = max(0, Int(sonde_format_4g(start, 32, value)))
@@ -69,12 +69,12 @@ enum MeasurementText {
     }
 }
 
-enum MeasurementIDText {
-    static func parse(_ text: String) -> MeasurementID? {
+public enum MeasurementIDText {
+    public static func parse(_ text: String) -> MeasurementID? {
         MeasurementID(text)
     }
 
-    static func require(_ text: String) throws -> MeasurementID {
+    public static func require(_ text: String) throws -> MeasurementID {
         guard let id = MeasurementID(text) else {
             throw SondeError(.invalidArgument, "ID '\(text)': expected a positive whole number")
         }

@@ -1,12 +1,12 @@
 import Foundation
-import SondePipeline
+public import SondePipeline
 
 /// A run's CPU by kind of thread and its serial share, as `sonde bench` and `--cpu-report`
 /// print them: the figure that says how far more `--jobs` can go (issue 30). The framer's
 /// share is given beside it: it runs on the workers, but one input's blocks one at a time.
-enum CPUReport {
+public enum CPUReport {
     /// For `sonde bench`'s report: `serial share: 0.012` and the rest.
-    static func values(_ graph: PipelineGraph) -> [(String, BenchValue)] {
+    public static func values(_ graph: PipelineGraph) -> [(String, BenchValue)] {
         let times = graph.threadTimes
         return [
             ("cpu_workers_s", .number(times.workers)), ("cpu_readers_s", .number(times.readers)),
@@ -18,7 +18,7 @@ enum CPUReport {
     }
 
     /// `--cpu-report`'s one line on standard error.
-    static func line(_ graph: PipelineGraph) -> String {
+    public static func line(_ graph: PipelineGraph) -> String {
         let times = graph.threadTimes
         let seconds = { (value: Double) in String(format: "%.3f s", value) }
         let bound = String(format: "%.1fx", ThreadTimes.amdahl(serialShare: times.serialShare, cores: 16))
@@ -29,7 +29,7 @@ enum CPUReport {
 
     /// The share of the run's CPU spent de-interleaving and filtering: on worker threads,
     /// but one block at a time per input, so for a single input it is serial too.
-    static func framerShare(_ graph: PipelineGraph) -> Double {
+    public static func framerShare(_ graph: PipelineGraph) -> Double {
         let process = graph.threadTimes.process
         return process > 0 ? graph.stageTimes.seconds(.filter) / process : 0
     }
