@@ -29,7 +29,7 @@ line share a new database on that PostgreSQL server instead of the SQLite file.
 
 usage: test_app.py path/to/sonde [--screenshots DIR] [--postgres] [--only STEP ...]
 (STEP: paging, login stories, whole flow, keyboard walk, never loses a measurement,
-command device, drafts and dialogs, data loss, screens, reset flood)
+command device, drafts and dialogs, data loss, administrator release, screens, reset flood)
 """
 
 import csv
@@ -992,6 +992,45 @@ def drafts_and_dialogs(app, check, screenshots):
         check(browser.console_errors() == [], f"console errors (drafts and dialogs): {browser.console_errors()}")
 
 
+def administrator_release(app, check):
+    """Issue 44, item 4: while Olga records, Pete's Main says the device is busy; the
+    administrator runs `sonde device release` on the server's machine: Pete's open Main
+    shows the device free without a reload (Server-Sent Events), Olga's recording waits for
+    her as an unsaved measurement "stopped by the administrator", and her page goes there."""
+    with Browser(1280, 900) as first, Browser(1280, 900) as second:
+        olga, pete = first.driver, second.driver
+        check(register(olga, app, "olga@example.com"), "Olga's Register did not reach Main")
+        check(register(pete, app, "pete@example.com"), "Pete's Register did not reach Main")
+        olga.get(app.url + "/")
+        if visible(olga.find_elements(By.XPATH, "//button[normalize-space()='Pair with device']")):
+            control(olga, "Pair with device").click()
+            wait_for(lambda: olga.find_element(By.ID, "device-status").text == "Device connected")
+        control(olga, "Start new measurement").click()
+        check(wait_for(lambda: path_of(olga) == "/measurements/new"), f"start ended on {olga.current_url}")
+        pete.get(app.url + "/")
+        check(wait_for(lambda: pete.find_element(By.ID, "device-status").text == "Device busy"),
+              "Pete's Main does not say Device busy")
+        time.sleep(1.5)
+        pete.execute_script("window.__notReloaded = true")
+        released = app.cli("device", "release")
+        answer = released.stdout.decode()
+        check(released.returncode == 0 and answer.startswith("Stopped the measurement of olga@example.com after ")
+              and "The device is free." in answer, f"sonde device release: {answer!r} {released.stderr.decode()!r}")
+        check(wait_for(lambda: pete.find_element(By.ID, "device-status").text == "Device connected", 5),
+              "Pete's Main did not show the device free")
+        check(pete.execute_script("return window.__notReloaded === true"), "Pete's Main reloaded to see it")
+        check(wait_for(lambda: path_of(olga).startswith("/drafts/"), 5), f"Olga's page went to {olga.current_url}")
+        reason = olga.find_element(By.ID, "draft-reason").text if path_of(olga).startswith("/drafts/") else ""
+        check(reason == "stopped by the administrator", f"Olga's unsaved measurement says {reason!r}")
+        olga.get(app.url + "/")
+        listed = olga.find_elements(By.CSS_SELECTOR, "#drafts li a")
+        check(listed and "ended: stopped by the administrator" in listed[0].text,
+              f"Olga's Main lists {[item.text for item in listed]}")
+        idle = app.cli("device", "release")
+        check(idle.stdout.decode().strip() == "The device is free: no measurement was recording.",
+              f"a second release: {idle.stdout.decode()!r}")
+
+
 def draft_windows(app, cookies):
     """(path, windows, reason) of the newest unsaved measurement on Main, or None."""
     status, _, page = app.request("GET", "/", cookies)
@@ -1408,7 +1447,7 @@ def main():
                                a, c, 12 if database else 60, 5 if database else 30)),
                            ("command device", lambda a, c: command_device(a, c, screenshots)),
                            ("drafts and dialogs", lambda a, c: drafts_and_dialogs(a, c, screenshots)),
-                           ("data loss", data_loss)):
+                           ("data loss", data_loss), ("administrator release", administrator_release)):
             if only and name not in only:
                 continue
             started = time.monotonic()
