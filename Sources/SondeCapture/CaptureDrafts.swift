@@ -56,7 +56,9 @@ public final class CaptureDrafts: Sendable {
         where name.hasSuffix(".journal") {
             let url = directory.appendingPathComponent(name)
             let id = String(name.dropLast(".journal".count))
-            if found[id] != nil {
+            // Empty: its first write failed and was cut back off; nothing was recorded in it.
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+            if found[id] != nil || size?.intValue == 0 {
                 try? FileManager.default.removeItem(at: url)
                 continue
             }

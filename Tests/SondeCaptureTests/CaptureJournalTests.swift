@@ -68,6 +68,11 @@ import _SondeTestSupport
             reason: "stopped")
         try drafts.journal(id: capture.id, owner: harness.ann.id, capture: capture.described, batches: batches)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["\(capture.id).draft"])
+        // A journal whose first write failed and was cut back to nothing is no damage.
+        let empty = folder.appendingPathComponent(String(repeating: "c", count: 32) + ".journal")
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
+        #expect(try CaptureDrafts(directory: folder).damaged.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: empty.path))
         #expect(try CaptureDrafts(directory: folder).drafts(for: harness.ann.id).map(\.reason) == ["stopped"])
     }
 
