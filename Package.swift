@@ -177,7 +177,7 @@ let package = Package(
         // run or a saved measurement, as one HTML page.
         .target(
             name: "SondeReport",
-            dependencies: ["SondeCore", "SondeIO", "SondePipeline", "SondePlots", "SondeMeasurements"]
+            dependencies: ["SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondePlots", "SondeMeasurements"]
         ),
         // The live page of `stream --serve`: Hummingbird serves it, its Server-Sent Events and
         // the Prometheus /metrics; the one importer of both.
@@ -303,7 +303,9 @@ let package = Package(
             dependencies: ["SondeInstruments", "SondeIO", "SondeCore", "_SondeTestSupport"]
         ),
         .testTarget(name: "SondePlotsTests", dependencies: ["SondePlots", "_SondeTestSupport"]),
-        .testTarget(name: "SondeReportTests", dependencies: ["SondeReport", "_SondeTestSupport"]),
+        .testTarget(
+            name: "SondeReportTests",
+            dependencies: ["SondeReport", "SondeMeasurements", "SondeAccounts", "SondeCore", "_SondeTestSupport"]),
         .testTarget(
             name: "SondeCLITests",
             dependencies: [

@@ -27,6 +27,10 @@ public final class AppServer: Sendable {
     /// Opens the services (creating and migrating the database if needed) and listens.
     /// - Throws: `SondeError` when the database cannot be opened or the address bound.
     public static func start(_ configuration: AppConfiguration) async throws -> AppServer {
+        // A file-size limit (`ulimit -f`) reached while writing a draft or a journal would
+        // end the process by SIGXFSZ, losing every running capture; ignored, the write fails
+        // with EFBIG instead, which the drafts report and retry like a full disk.
+        signal(SIGXFSZ, SIG_IGN)
         let address = PublicAddress()
         let environment = try makeEnvironment(configuration, address: address)
         let router = AppRouter(environment: environment).make()
@@ -139,7 +143,9 @@ public final class AppServer: Sendable {
             instrument: services.instrument,
             drafts: try CaptureDrafts(directory: URL(fileURLWithPath: home.draftsDirectory)),
             options: CaptureOptions(jobs: 2, version: configuration.version),
-            longestSeconds: configuration.longestCaptureSeconds)
+            longestSeconds: configuration.longestCaptureSeconds,
+            // `sonde device release` asks beside the pairing file.
+            release: DeviceReleaseRequest(directory: URL(fileURLWithPath: home.configDirectory)))
         return AppEnvironment(
             accounts: accounts, measurements: measurements, captures: captures, configuration: configuration)
     }

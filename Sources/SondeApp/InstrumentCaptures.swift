@@ -35,13 +35,31 @@ final class InstrumentCaptures: CaptureService {
         var stopReason: String?
         /// Someone is writing its draft now.
         var keeping = false
+        /// Index of its first batch not yet in its journal on disk.
+        var journaled = 0
+        /// Ticks since its journal was last written.
+        var ticksSinceJournal = 0
     }
 
-    init(instrument: Instrument, drafts: CaptureDrafts, options: CaptureOptions, longestSeconds: Double) {
+    /// Ticks between writes of a running capture's new records to its journal (1 s): a
+    /// server killed mid-capture loses at most this, plus the records still inside the
+    /// pipeline (`CaptureDrafts.journal`; docs/app.md says it).
+    static let journalTicks = 5
+
+    /// Where `sonde device release` asks; nil: nobody can (the in-process tests).
+    private let release: DeviceReleaseRequest?
+    /// What the draft of a capture the administrator released says ended it.
+    static let releasedReason = "stopped by the administrator"
+
+    init(
+        instrument: Instrument, drafts: CaptureDrafts, options: CaptureOptions, longestSeconds: Double,
+        release: DeviceReleaseRequest? = nil
+    ) {
         self.instrument = instrument
         self.drafts = drafts
         self.options = options
         self.longestSeconds = longestSeconds
+        self.release = release
     }
 
     func pair(profileText: String, profileSource: String, seed: UInt64) async throws -> PairedDevice {
@@ -116,6 +134,10 @@ final class InstrumentCaptures: CaptureService {
     /// Every `trendStep`: adds the newest values to the trends, and keeps every capture
     /// that ended (its limit, a device failure) as a draft.
     func tick() async {
+        if let release, let token = release.take() {
+            let answer = await releaseDevice()
+            release.answer(token, answer)
+        }
         let ended: [LiveCapture] = watched.withLock { state in
             var ended: [LiveCapture] = []
             for (id, current) in state {
@@ -135,6 +157,7 @@ final class InstrumentCaptures: CaptureService {
             }
             return ended
         }
+        await writeJournals()
         for capture in ended {
             do {
                 _ = try await keep(capture)
@@ -142,6 +165,51 @@ final class InstrumentCaptures: CaptureService {
                 // Held in memory; tried again at the next tick. Say it once a second at most.
                 Self.report("sonde serve: cannot keep the measurement of \(capture.owner.email) as a draft: \(error)")
             }
+        }
+    }
+
+    /// Every `journalTicks`: appends each running capture's new records to its journal.
+    /// A failed write (a full disk) is said once a second at most and tried again with the
+    /// same records; the capture records on, in memory.
+    private func writeJournals() async {
+        let due: [(LiveCapture, Int)] = watched.withLock { state in
+            var due: [(LiveCapture, Int)] = []
+            for (id, current) in state where current.capture.isRunning && !current.keeping {
+                state[id]?.ticksSinceJournal += 1
+                guard current.ticksSinceJournal + 1 >= Self.journalTicks else { continue }
+                state[id]?.ticksSinceJournal = 0
+                due.append((current.capture, current.journaled))
+            }
+            return due
+        }
+        for (capture, start) in due {
+            let (batches, next) = capture.batches(from: start)
+            do {
+                try drafts.journal(
+                    id: capture.id, owner: capture.owner.id, capture: capture.described, batches: batches)
+                watched.withLock { $0[capture.id]?.journaled = next }
+            } catch {
+                Self.report(
+                    "sonde serve: cannot write the running measurement of \(capture.owner.email) to disk: \(error); it records on in memory and is written again in a second"
+                )
+            }
+        }
+    }
+
+    /// `sonde device release`: stops the capture recording now, keeps it as its owner's
+    /// draft ("stopped by the administrator", on their Main), and so frees the device.
+    /// - Returns: the sentence the command prints.
+    func releaseDevice() async -> String {
+        guard let running = instrument.currentCapture else {
+            return "The device is free: no measurement was recording."
+        }
+        do {
+            let draft = try await stop(running, reason: Self.releasedReason)
+            return
+                "Stopped the measurement of \(running.owner.email) after \(draft.frames) windows; it waits for them as an unsaved measurement. The device is free."
+        } catch {
+            return
+                "Stopped the measurement of \(running.owner.email); the device is free, but its unsaved measurement is not written yet (\(error)); the server keeps trying."
         }
     }
 

@@ -79,6 +79,9 @@ enum StaticAssets {
         caption { text-align: left; font-weight: 700; padding: .4rem 0; }
         th, td { border-bottom: 1px solid var(--line); padding: .35rem .5rem; text-align: left; }
         td.number { text-align: right; }
+        th code { color: var(--muted); font-size: .85em; overflow-wrap: anywhere; }
+        tbody th { font-weight: 400; }
+        td.unmeasured { color: var(--muted); font-style: italic; }
         .tables { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); }
         .figures { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); }
         .figures img { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); border-radius: .4rem; }
@@ -258,7 +261,7 @@ enum StaticAssets {
                   values.channels.forEach(function (channel, c) {
                     channel.values.forEach(function (value, k) {
                       var cell = document.getElementById("v-" + c + "-" + k);
-                      if (cell) { cell.textContent = format(value); }
+                      if (cell) { cell.textContent = value === 0 && cell.dataset.zero ? cell.dataset.zero : format(value); }
                     });
                   });
                   ticks += 1;

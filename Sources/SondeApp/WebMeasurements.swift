@@ -35,11 +35,13 @@ struct WebMeasurements: Sendable {
         try await service.delete(id: id, for: session.account)
     }
 
-    /// The page `sonde measurements report ID` writes.
+    /// The page `sonde measurements report ID` writes, with a link back to the measurement
+    /// (a file has nothing to go back to, so only here).
     func report(_ id: MeasurementID, for session: WebSession) async throws -> String {
         let (measurement, batches) = try await service.records(id: id, for: session.account)
         return SavedMeasurementReport.html(
-            measurement: measurement, batches: batches, trends: reportTrends, madeBy: madeBy)
+            measurement: measurement, batches: batches, trends: reportTrends, madeBy: madeBy,
+            back: (AppRoute.measurement(id).path, "Back to measurement \(id)"))
     }
 
     /// Exactly the bytes `sonde measurements export ID -o x.FORMAT` writes, written to a

@@ -4,6 +4,10 @@ public import SondeCore
 public import SondeMeasurements
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The drafts of one server (`$SONDE_HOME/drafts`): captures that ended unsaved, one file
 /// each, kept until their owner saves or discards them; there is no expiry, so nothing is
 /// thrown away unseen (issue 44). A user holds at most `limit` drafts: past that a new
@@ -16,6 +20,13 @@ public final class CaptureDrafts: Sendable {
     private let saving = Mutex<Set<String>>([])
     /// Files that could not be read as drafts: listed, never deleted.
     public let damaged: [String]
+    /// Captures whose journal is closed: their draft is being written or was, and a late
+    /// `journal` call must not bring the file back.
+    private let closedJournals = Mutex<Set<String>>([])
+
+    /// What a draft recovered from a journal says ended it.
+    public static let interruptedReason =
+        "the server ended without stopping it (killed or a power cut); kept up to its last write to disk"
 
     /// Opens the folder (creating it) and reads every draft's header.
     /// - Throws: `SondeError(.io)` when the folder cannot be made or listed.
@@ -38,8 +49,69 @@ public final class CaptureDrafts: Sendable {
             }
             found[draft.id] = draft
         }
+        // A journal with no draft: the server ended while the capture ran (SIGKILL, a
+        // crash, a power cut). Its whole batches become the draft; a journal whose draft
+        // exists was closed a moment before the end and goes.
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        where name.hasSuffix(".journal") {
+            let url = directory.appendingPathComponent(name)
+            let id = String(name.dropLast(".journal".count))
+            // Empty: its first write failed and was cut back off; nothing was recorded in it.
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+            if found[id] != nil || size?.intValue == 0 {
+                try? FileManager.default.removeItem(at: url)
+                continue
+            }
+            guard CaptureDraft.isValidID(id), let recovered = try? DraftFile.readJournal(url) else {
+                damaged.append(url.path)
+                continue
+            }
+            var draft = recovered.0
+            let batches = recovered.1
+            let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+            draft.endedAt = modified?.timeIntervalSince1970 ?? draft.endedAt
+            draft.reason = Self.interruptedReason
+            do {
+                try DraftFile.write(draft, batches: batches, to: directory.appendingPathComponent("\(id).draft"))
+                try? FileManager.default.removeItem(at: url)
+                found[id] = draft
+            } catch {
+                // Kept as it is: the next start tries again.
+                damaged.append(url.path)
+            }
+        }
         drafts = Mutex(found)
         self.damaged = damaged
+    }
+
+    /// Appends a running capture's newest records to its journal (`ID.journal`, created
+    /// with the draft's header at the first records) and syncs it to disk, so a server
+    /// killed mid-capture comes back with the capture as a draft holding everything
+    /// journaled. A failed append (a full disk) is cut back off, so the file stays whole
+    /// and the same records can be appended again later.
+    /// - Throws: `SondeError(.io)` naming the file and the system's reason.
+    public func journal(id: String, owner: UserID, capture: MeasurementCapture, batches: [RecordBatch]) throws {
+        precondition(CaptureDraft.isValidID(id), "a capture id is 32 hex digits")
+        guard batches.contains(where: { $0.frameCount > 0 }) else { return }
+        let path = directory.appendingPathComponent("\(id).journal").path
+        try closedJournals.withLock { closed in
+            guard !closed.contains(id) else { return }
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw DraftFile.failure("cannot write the journal \(path)") }
+            defer { close(descriptor) }
+            let size = lseek(descriptor, 0, SEEK_END)
+            let header = CaptureDraft(
+                id: id, owner: owner, capture: capture, frames: 0, endedAt: capture.recordedAt ?? 0,
+                reason: Self.interruptedReason)
+            var bytes: [UInt8] = []
+            if size == 0 { bytes = try DraftFile.headerLine(header, first: batches.first, batches: 0) }
+            bytes += DraftFile.records(batches)
+            guard DraftFile.writeAll(descriptor, bytes), fdatasync(descriptor) == 0 else {
+                let error = DraftFile.failure("cannot write the journal \(path)")
+                _ = ftruncate(descriptor, Swift.max(size, 0))
+                throw error
+            }
+        }
     }
 
     /// `owner`'s drafts, newest first.
@@ -69,7 +141,10 @@ public final class CaptureDrafts: Sendable {
         let frames = batches.reduce(0) { $0 + $1.frameCount }
         let draft = CaptureDraft(
             id: id, owner: owner, capture: capture, frames: frames, endedAt: endedAt, reason: reason)
+        closedJournals.withLock { _ = $0.insert(id) }
         try DraftFile.write(draft, batches: batches, to: url(of: id))
+        // The draft holds every record now; the journal, only some.
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(id).journal"))
         drafts.withLock { $0[id] = draft }
         return draft
     }

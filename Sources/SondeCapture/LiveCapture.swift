@@ -134,6 +134,22 @@ public final class LiveCapture: Sendable {
         return LiveValues(columns: columns, channels: channels, frameCount: frames, elapsedSeconds: seconds)
     }
 
+    /// The batches recorded from index `start` on (0: all so far) and the index to ask
+    /// from next time: how the app writes a running capture to disk as it goes.
+    public func batches(from start: Int) -> (batches: [RecordBatch], next: Int) {
+        box.state.withLock { state in
+            let from = Swift.min(Swift.max(start, 0), state.batches.count)
+            return (Array(state.batches[from...]), state.batches.count)
+        }
+    }
+
+    /// What a save of this capture stores, but the comment and the records.
+    public var described: MeasurementCapture {
+        MeasurementCapture(
+            deviceID: device.id, settings: settingsText, comment: "", channelNames: channelNames, columns: columns,
+            recordedAt: startedAt)
+    }
+
     /// Whether the graph still runs (before its duration ends or a stop).
     public var isRunning: Bool { box.state.withLock { $0.endedAt == nil } }
 

@@ -2,7 +2,9 @@
 /// envelope's columns, else each column's min/max band with its mean as the line.
 public struct TrendPlot: Sendable {
     public var title: String
-    /// The values' unit for the axis title ("" for none).
+    /// The values' unit, the value axis's title when given ("" for none: the axis repeats
+    /// the title). The title above says what; a long title with its unit beside it did not
+    /// fit along a 200-pixel axis.
     public var unit: String
     public var envelope: TrendEnvelope
     /// Seconds from one frame to the next (hop / sample rate).
@@ -36,7 +38,7 @@ public struct TrendPlot: Sendable {
     public func svg() -> String {
         let xRange = timeRange, yRange = valueRange
         let axes = PlotAxes(
-            layout: layout, title: title, xTitle: "Time (s)", yTitle: unit.isEmpty ? title : "\(title) (\(unit))",
+            layout: layout, title: title, xTitle: "Time (s)", yTitle: unit.isEmpty ? title : unit,
             xTicks: PlotAxes.ticks(AxisTicks.linear(xRange)) { layout.x($0, in: xRange) },
             yTicks: PlotAxes.ticks(AxisTicks.linear(yRange, target: 4)) { layout.y($0, in: yRange) })
         var body = axes.background()

@@ -4,6 +4,9 @@
 /// value at numpy's lower rank), held to [min, max] so the table never contradicts itself.
 public struct FeatureSummary: Sendable {
     public private(set) var count = 0
+    /// Windows whose value means "not measured" (`FeatureLabel.unmeasuredReason`), left
+    /// out of every statistic.
+    public private(set) var unmeasured = 0
     private var sum = 0.0
     public private(set) var minimum = Double.infinity
     public private(set) var maximum = -Double.infinity
@@ -30,6 +33,11 @@ public struct FeatureSummary: Sendable {
         } else {
             exactValues = nil
         }
+    }
+
+    /// Counts a window that has no value for this column (not in any statistic).
+    public mutating func addUnmeasured() {
+        unmeasured += 1
     }
 
     public var mean: Double { count > 0 ? sum / Double(count) : 0 }

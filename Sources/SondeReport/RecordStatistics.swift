@@ -8,6 +8,8 @@ public struct RecordStatistics: Sendable {
     public let columns: [String]
     /// Indices into `columns` of the trended ones, in plot order.
     private let trended: [Int]
+    /// Per column, whether its 0 means "not measured" (`FeatureLabel.unmeasuredReason`).
+    private let zeroIsUnmeasured: [Bool]
     private var summaries: [[FeatureSummary]]
     private var trends: [[TrendEnvelope]]
 
@@ -15,6 +17,7 @@ public struct RecordStatistics: Sendable {
     public init(channelCount: Int, columns: [String], trended: [String]) {
         self.columns = columns
         self.trended = trended.compactMap { columns.firstIndex(of: $0) }
+        zeroIsUnmeasured = columns.map { FeatureLabel.unmeasuredReason($0) != nil }
         let exactCapacity = Swift.max(
             Self.minimumExactValues, Self.exactValueBudget / Swift.max(1, channelCount * columns.count))
         summaries = Array(
@@ -48,7 +51,14 @@ public struct RecordStatistics: Sendable {
             for frame in 0..<batch.frameCount {
                 for channel in 0..<channelCount {
                     let base = (frame * channelCount + channel) * columnCount
-                    for column in 0..<columnCount { summaries[channel][column].add(values[base + column]) }
+                    for column in 0..<columnCount {
+                        let value = values[base + column]
+                        if value == 0 && zeroIsUnmeasured[column] {
+                            summaries[channel][column].addUnmeasured()
+                        } else {
+                            summaries[channel][column].add(value)
+                        }
+                    }
                     for (slot, column) in trended.enumerated() { trends[channel][slot].append(values[base + column]) }
                 }
             }
@@ -60,11 +70,13 @@ public struct RecordStatistics: Sendable {
         columns.enumerated().map { ($0.element, summaries[channel][$0.offset]) }
     }
 
-    /// Channel `channel`'s trend figures; frame f at `startTime + f * secondsPerFrame` seconds.
+    /// Channel `channel`'s trend figures, titled by column (their `--figures` file names and
+    /// labels), the unit on the value axis; frame f at `startTime + f * secondsPerFrame` seconds.
     public func trendPlots(channel: Int, secondsPerFrame: Double, startTime: Double) -> [TrendPlot] {
         trended.enumerated().map { slot, column in
             TrendPlot(
-                title: columns[column], envelope: trends[channel][slot], secondsPerFrame: secondsPerFrame,
+                title: columns[column], unit: FeatureLabel.unit(columns[column]), envelope: trends[channel][slot],
+                secondsPerFrame: secondsPerFrame,
                 startTime: startTime)
         }
     }

@@ -10,8 +10,10 @@ public enum SavedMeasurementReport {
     ///   - trends: columns to draw over time, where the measurement has them (band powers
     ///     always are); the caller checks a list the user typed.
     ///   - madeBy: the program and version named in the page.
+    ///   - back: the app's link back to the measurement's page; nil for a file.
     public static func html(
-        measurement saved: SavedMeasurement, batches: [RecordBatch], trends: [String], madeBy: String
+        measurement saved: SavedMeasurement, batches: [RecordBatch], trends: [String], madeBy: String,
+        back: (href: String, label: String)? = nil
     ) -> String {
         let trended =
             saved.columns.filter { trends.contains($0) } + saved.columns.filter { $0.hasPrefix("band_power:") }
@@ -35,9 +37,11 @@ public enum SavedMeasurementReport {
                 ("Time axis", clockText), statistics.percentileDetail,
             ],
             channels: channels)
+        let settings = SavedSettingsRows.rows(saved.settings), columns = saved.columns.joined(separator: ", ")
         return ReportHTML.head(
             title: "sonde measurement \(saved.id): \(saved.deviceID), \(recorded)", madeBy: madeBy,
-            settings: [("Saved settings", saved.settings), ("Columns", saved.columns.joined(separator: ", "))]
+            settings: settings + (settings.contains { $0.label == "Columns" } ? [] : [("Columns", columns)]),
+            back: back
         ) + ReportHTML.section(report, anchor: "measurement-\(saved.id)") + ReportHTML.tail
     }
 

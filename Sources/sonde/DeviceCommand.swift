@@ -22,9 +22,10 @@ struct DeviceCommand: AsyncParsableCommand {
               sonde device pair --profile sample-data/faulty-pump.toml --seed 7
               sonde device status
               sonde device unpair
+              sonde device release                                     # stop whoever measures in sonde serve
               sonde device convert-profile old.profile -o pump.toml    # the format before 0.8
             """,
-        subcommands: [List.self, Pair.self, Status.self, Unpair.self, ConvertProfile.self]
+        subcommands: [List.self, Pair.self, Status.self, Unpair.self, Release.self, ConvertProfile.self]
     )
 
     /// Pairing lives in the configuration directory (`LocalServices.deviceConnection`).
@@ -109,6 +110,30 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 print(try DeviceCommand.connection().unpair() ? "Device unpaired" : "Device not connected")
+            }
+        }
+    }
+
+    struct Release: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "release",
+            abstract: "Free the device from the measurement running in sonde serve (the administrator's stop).",
+            discussion: """
+                Asks the `sonde serve` that shares this home: its running measurement stops and \
+                waits as an unsaved measurement for its owner, whose Main says "stopped by the \
+                administrator"; the device is free for the next user at once. Like pairing, only \
+                who can write this home may do it.
+                """
+        )
+
+        @Option(help: ArgumentHelp("Seconds to wait for the server's answer.", valueName: "SECONDS"))
+        var timeout: Double = 10
+
+        func run() async throws {
+            try await reportingErrors {
+                let home = try SondeHome(environment: ProcessInfo.processInfo.environment)
+                let request = DeviceReleaseRequest(directory: URL(fileURLWithPath: home.configDirectory))
+                print(try await request.request(timeout: timeout))
             }
         }
     }

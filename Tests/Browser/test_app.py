@@ -29,7 +29,7 @@ line share a new database on that PostgreSQL server instead of the SQLite file.
 
 usage: test_app.py path/to/sonde [--screenshots DIR] [--postgres] [--only STEP ...]
 (STEP: paging, login stories, whole flow, keyboard walk, never loses a measurement,
-command device, screens, reset flood)
+command device, drafts and dialogs, data loss, administrator release, screens, reset flood)
 """
 
 import csv
@@ -76,7 +76,10 @@ class App:
         self.binary = binary
         self.database = database
         self.home = tempfile.mkdtemp(prefix="sonde-app-test-")
-        self.environment = dict(os.environ, SONDE_HOME=self.home, SONDE_SCRYPT_LOG_N="10")
+        # The server's temporary files (exports) in its own folder, so a test sees any left behind.
+        self.tmp = os.path.join(self.home, "tmp")
+        os.makedirs(self.tmp)
+        self.environment = dict(os.environ, SONDE_HOME=self.home, SONDE_SCRYPT_LOG_N="10", TMPDIR=self.tmp)
         self.environment.pop("SONDE_DATABASE_URL", None)
         if database:
             self.environment["SONDE_DATABASE_URL"] = database
@@ -100,6 +103,12 @@ class App:
         """Stops the server (SIGTERM, as a service manager does) and starts it again on the
         same home and database; the port changes, the browsers' cookies stay valid."""
         self.process.terminate()
+        self.process.wait(timeout=20)
+        self.__enter__()
+
+    def kill_and_restart(self):
+        """Kills the server with SIGKILL (no chance to keep anything), then starts it again."""
+        self.process.kill()
         self.process.wait(timeout=20)
         self.__enter__()
 
@@ -485,14 +494,19 @@ def whole_flow(app, check):
         reference = os.path.join(downloads, "reference.html")
         result = app.cli("measurements", "report", measurement_id, "-o", reference)
         check(result.returncode == 0, f"sonde measurements report: {result.stderr.decode()}")
+        # The app's page adds one line, the link back to the measurement (a file has none).
         status, headers, page = app.request("GET", f"/measurements/{measurement_id}/report", alice.get_cookies())
-        check(status == 200 and page == open(reference, "rb").read(), f"the report page differs from the CLI's ({status})")
+        back = (f'<nav class="back"><a href="/measurements/{measurement_id}">Back to measurement {measurement_id}'
+                '</a></nav>\n').encode()
+        check(status == 200 and back in page and page.replace(back, b"") == open(reference, "rb").read(),
+              f"the report page differs from the CLI's but for the link back ({status})")
         control(alice, "Report page").click()
         check(wait_for(lambda: path_of(alice).endswith("/report")) and f"Measurement {measurement_id}" in alice.title
               + alice.find_element(By.TAG_NAME, "body").text, "the report page did not open")
         check(alice.execute_script("return document.querySelectorAll('svg').length") > 0, "the report draws no figure")
-        alice.back()
-        wait_for(lambda: re.fullmatch(r"/measurements/\d+", path_of(alice)))
+        control(alice, f"Back to measurement {measurement_id}").click()
+        check(wait_for(lambda: path_of(alice) == f"/measurements/{measurement_id}"),
+              f"the report's link back ended on {alice.current_url}")
 
         # Another user never sees, exports or deletes it.
         for path in (f"/measurements/{measurement_id}", f"/measurements/{measurement_id}/export.csv",
@@ -847,7 +861,301 @@ def unplugged(app, check, browser, samples, screenshots):
     check(browser.console_errors() == [], f"console errors (unplugged device): {browser.console_errors()}")
 
 
-def reset_flood(app, check):
+def examined(driver, check, screenshots, name, prepare, anchor=None, counted=None):
+    """axe at the three sizes, nothing wider than the window, and screenshots at phone and
+    desktop size (`NAME-phone.png`, `NAME-desktop.png`); `prepare` brings the screen up
+    at each size, `anchor` (an element's id) is scrolled into view for the picture."""
+    axe = Axe(driver)
+    os.makedirs(screenshots, exist_ok=True)
+    for size, (width, height) in SIZES.items():
+        driver.set_window_size(width, height)
+        prepare()
+        time.sleep(0.3)  # a dialog's fade-in settles
+        axe.inject()
+        violations = axe.run()["violations"]
+        if counted is not None:
+            counted.append((name, size, len(violations)))
+        check(not violations, f"axe on {name} at {size}: " + "; ".join(
+            f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in violations))
+        overflow = overflow_of(driver)
+        check(not overflow["page"] and not overflow["outside"], f"{name} at {size} overflows: {overflow}")
+        if size in ("phone", "desktop"):
+            path = os.path.join(screenshots, f"{name}-{size}.png")
+            if anchor:
+                driver.execute_script(f"document.getElementById('{anchor}').scrollIntoView({{block: 'center'}})")
+            else:
+                driver.execute_script("window.scrollTo(0, 0)")
+            time.sleep(0.1)
+            driver.save_screenshot(path)
+            small_png(path)
+    driver.set_window_size(1280, 900)
+
+
+def keyboard_opens(driver, button, dialog_id):
+    """Focuses the button that opens `dialog_id` and presses Enter: the dialog is open,
+    modal, faded in, with the focus inside it."""
+    driver.execute_script("arguments[0].focus()", button)
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    return wait_for(lambda: driver.execute_script(
+        "const d = document.getElementById(arguments[0]);"
+        "return d.open && d.matches(':modal') && getComputedStyle(d).opacity === '1'"
+        " && d.contains(document.activeElement)", dialog_id), 5)
+
+
+def drafts_and_dialogs(app, check, screenshots):
+    """Issue 44's screens, by keyboard, with axe and pictures: the Stop card while
+    recording; Discard's question (Enter opens it, Escape cancels and gives the focus back,
+    Enter confirms); an unsaved measurement's page and Main's list of them; Delete's
+    question, confirmed with Enter."""
+    with Browser(1280, 900) as browser:
+        driver = browser.driver
+        check(register(driver, app, "nina@example.com"), "Nina's Register did not reach Main")
+        if visible(driver.find_elements(By.XPATH, "//button[normalize-space()='Pair with device']")):
+            control(driver, "Pair with device").click()
+            wait_for(lambda: driver.find_element(By.ID, "device-status").text == "Device connected")
+        control(driver, "Start new measurement").click()
+        check(wait_for(lambda: path_of(driver) == "/measurements/new"), f"start ended on {driver.current_url}")
+        wait_for(lambda: int(driver.find_element(By.ID, "frames").text) > 0)
+
+        def recording():
+            if path_of(driver) != "/measurements/new":
+                driver.get(app.url + "/measurements/new")
+            wait_for(lambda: int(driver.find_element(By.ID, "frames").text) > 0)
+        examined(driver, check, screenshots, "new-measurement-stop", recording, anchor="stop-title")
+
+        # Discard's question: Enter opens it, Escape cancels (the focus goes back to Discard).
+        def discard_question():
+            driver.get(app.url + "/measurements/new")  # the last size's question closed
+            recording()
+            check(keyboard_opens(driver, control(driver, "Discard"), "confirm-discard"),
+                  "Enter on Discard did not open its question")
+        examined(driver, check, screenshots, "confirm-discard", discard_question)
+        opener = control(driver, "Discard")
+        ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+        check(wait_for(lambda: not driver.execute_script(
+            "return document.getElementById('confirm-discard').open"), 3), "Escape did not close Discard's question")
+        check(driver.execute_script("return document.activeElement === arguments[0]", opener),
+              "the focus did not come back to Discard")
+        check(path_of(driver) == "/measurements/new", "Escape discarded the recording")
+
+        # Stop: the recording waits as an unsaved measurement, on its page and on Main.
+        control(driver, "Stop").click()
+        check(wait_for(lambda: path_of(driver).startswith("/drafts/")), f"Stop ended on {driver.current_url}")
+        draft = path_of(driver)
+        examined(driver, check, screenshots, "draft", lambda: driver.get(app.url + draft))
+        check(driver.find_element(By.ID, "draft-reason").text == "stopped",
+              f"the draft's reason reads {driver.find_element(By.ID, 'draft-reason').text!r}")
+
+        def main_with_drafts():
+            driver.get(app.url + "/")
+            wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#drafts li a"))
+        examined(driver, check, screenshots, "main-drafts", main_with_drafts, anchor="drafts-title")
+        listed = driver.find_elements(By.CSS_SELECTOR, "#drafts li a")
+        check(len(listed) == 1 and "Unsaved measurement from" in listed[0].text and "Save or Discard" in listed[0].text,
+              f"Main's unsaved measurements: {[item.text for item in listed]}")
+
+        # Enter on the question's first button, Discard, confirms.
+        driver.get(app.url + draft)
+        check(keyboard_opens(driver, control(driver, "Discard"), "confirm-discard"), "the draft's Discard did not ask")
+        focused = driver.execute_script("return document.activeElement.textContent.trim()")
+        check(focused == "Discard", f"the question opens with the focus on {focused!r}")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        check(wait_for(lambda: path_of(driver) == "/"), f"Enter in Discard's question ended on {driver.current_url}")
+        check("The measurement was discarded." in driver.find_element(By.ID, "content").text, "no discard notice")
+        status, _, _ = app.request("GET", draft, driver.get_cookies())
+        check(status == 404, f"the discarded draft still answers {status}")
+
+        # Delete's question, the same way.
+        control(driver, "Start new measurement").click()
+        wait_for(lambda: path_of(driver) == "/measurements/new")
+        wait_for(lambda: int(driver.find_element(By.ID, "frames").text) > 0)
+        fill(driver, Comment="to be deleted")
+        control(driver, "Save measurement").click()
+        wait_for(lambda: path_of(driver) == "/")
+        measurement = urllib.parse.urlparse(
+            driver.find_element(By.CSS_SELECTOR, "#measurements li a").get_attribute("href")).path
+
+        def delete_question():
+            driver.get(app.url + measurement)
+            check(keyboard_opens(driver, control(driver, "Delete measurement"), "confirm-delete"),
+                  "Enter on Delete measurement did not open its question")
+        examined(driver, check, screenshots, "confirm-delete", delete_question)
+        ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+        wait_for(lambda: not driver.execute_script("return document.getElementById('confirm-delete').open"), 3)
+        status, _, _ = app.request("GET", measurement, driver.get_cookies())
+        check(status == 200, f"Escape in Delete's question deleted the measurement ({status})")
+        check(keyboard_opens(driver, control(driver, "Delete measurement"), "confirm-delete"), "Delete did not ask again")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        check(wait_for(lambda: path_of(driver) == "/"), f"Enter in Delete's question ended on {driver.current_url}")
+        status, _, _ = app.request("GET", measurement, driver.get_cookies())
+        check(status == 404, f"the confirmed Delete left the measurement ({status})")
+        check(browser.console_errors() == [], f"console errors (drafts and dialogs): {browser.console_errors()}")
+
+
+def administrator_release(app, check):
+    """Issue 44, item 4: while Olga records, Pete's Main says the device is busy; the
+    administrator runs `sonde device release` on the server's machine: Pete's open Main
+    shows the device free without a reload (Server-Sent Events), Olga's recording waits for
+    her as an unsaved measurement "stopped by the administrator", and her page goes there."""
+    with Browser(1280, 900) as first, Browser(1280, 900) as second:
+        olga, pete = first.driver, second.driver
+        check(register(olga, app, "olga@example.com"), "Olga's Register did not reach Main")
+        check(register(pete, app, "pete@example.com"), "Pete's Register did not reach Main")
+        olga.get(app.url + "/")
+        if visible(olga.find_elements(By.XPATH, "//button[normalize-space()='Pair with device']")):
+            control(olga, "Pair with device").click()
+            wait_for(lambda: olga.find_element(By.ID, "device-status").text == "Device connected")
+        control(olga, "Start new measurement").click()
+        check(wait_for(lambda: path_of(olga) == "/measurements/new"), f"start ended on {olga.current_url}")
+        pete.get(app.url + "/")
+        check(wait_for(lambda: pete.find_element(By.ID, "device-status").text == "Device busy"),
+              "Pete's Main does not say Device busy")
+        time.sleep(1.5)
+        pete.execute_script("window.__notReloaded = true")
+        released = app.cli("device", "release")
+        answer = released.stdout.decode()
+        check(released.returncode == 0 and answer.startswith("Stopped the measurement of olga@example.com after ")
+              and "The device is free." in answer, f"sonde device release: {answer!r} {released.stderr.decode()!r}")
+        check(wait_for(lambda: pete.find_element(By.ID, "device-status").text == "Device connected", 5),
+              "Pete's Main did not show the device free")
+        check(pete.execute_script("return window.__notReloaded === true"), "Pete's Main reloaded to see it")
+        check(wait_for(lambda: path_of(olga).startswith("/drafts/"), 5), f"Olga's page went to {olga.current_url}")
+        reason = olga.find_element(By.ID, "draft-reason").text if path_of(olga).startswith("/drafts/") else ""
+        check(reason == "stopped by the administrator", f"Olga's unsaved measurement says {reason!r}")
+        olga.get(app.url + "/")
+        listed = olga.find_elements(By.CSS_SELECTOR, "#drafts li a")
+        check(listed and "ended: stopped by the administrator" in listed[0].text,
+              f"Olga's Main lists {[item.text for item in listed]}")
+        idle = app.cli("device", "release")
+        check(idle.stdout.decode().strip() == "The device is free: no measurement was recording.",
+              f"a second release: {idle.stdout.decode()!r}")
+
+
+def draft_windows(app, cookies):
+    """(path, windows, reason) of the newest unsaved measurement on Main, or None."""
+    status, _, page = app.request("GET", "/", cookies)
+    match = re.search(rb'<ul class="list" id="drafts">\s*<li><a href="(/drafts/[0-9a-f]+)"', page)
+    if status != 200 or not match:
+        return None
+    path = match.group(1).decode()
+    status, _, draft = app.request("GET", path, cookies)
+    frames = re.search(rb'<dd id="draft-frames">(\d+)</dd>', draft)
+    reason = re.search(rb'<dd id="draft-reason">([^<]*)</dd>', draft)
+    return path, int(frames.group(1)), reason.group(1).decode()
+
+
+def data_loss(app, check):
+    """Issue 44, data loss. A server killed with SIGKILL mid-capture comes back with the
+    capture as an unsaved measurement holding every window up to its journal's last write
+    (once a second): at most 1.5 s of windows (75 at 50 a second) are lost, counting those
+    still inside the pipeline and the page's 250 ms view. With the file-size limit lowered
+    under the running server (`prlimit`, a full disk to it), it says so in its log, records
+    on in memory, and once there is room again keeps every window. A client that drops in
+    the middle of an export leaves no temporary file and no export slot held."""
+    import resource
+    with Browser(1280, 900) as browser:
+        driver = browser.driver
+        check(register(driver, app, "kate@example.com"), "Kate's Register did not reach Main")
+        if visible(driver.find_elements(By.XPATH, "//button[normalize-space()='Pair with device']")):
+            control(driver, "Pair with device").click()
+            wait_for(lambda: driver.find_element(By.ID, "device-status").text == "Device connected")
+        control(driver, "Start new measurement").click()
+        check(wait_for(lambda: path_of(driver) == "/measurements/new"), f"start ended on {driver.current_url}")
+        time.sleep(4)
+        seen = int(driver.find_element(By.ID, "frames").text)
+        cookies = driver.get_cookies()
+        driver.get("about:blank")
+        app.kill_and_restart()
+        driver.get(app.url + "/")
+        kept = draft_windows(app, cookies)
+        check(kept is not None and kept[2].startswith("the server ended without stopping it"),
+              f"the killed capture is not an unsaved measurement: {kept}")
+        if kept:
+            check(seen - 75 <= kept[1] and kept[1] > 0,
+                  f"the killed capture kept {kept[1]} windows; the page showed {seen} before the kill")
+            print(f"SIGKILL: the page showed {seen} windows, the draft kept {kept[1]}")
+            app.request("POST", kept[0] + "/discard", driver.get_cookies(), {"_csrf": csrf_of(app, driver)})
+
+        # A full disk under the running server: writes past the limit fail with EFBIG.
+        driver.get(app.url + "/")
+        control(driver, "Start new measurement").click()
+        wait_for(lambda: path_of(driver) == "/measurements/new")
+        time.sleep(2.5)
+        journals = [os.path.join(app.home, "drafts", name) for name in os.listdir(os.path.join(app.home, "drafts"))
+                    if name.endswith(".journal")]
+        check(len(journals) == 1, f"a running capture has journals {journals}")
+        soft, hard = resource.prlimit(app.process.pid, resource.RLIMIT_FSIZE)
+        limit = os.path.getsize(journals[0]) + 4096 if journals else 1 << 20
+        resource.prlimit(app.process.pid, resource.RLIMIT_FSIZE, (limit, hard))
+        try:
+            full = wait_for(lambda: any("File too large" in line and "records on in memory" in line
+                                        for line in app.log), timeout=6, interval=0.2)
+            check(full, f"the full disk is not in the server's log: {app.log[-3:]}")
+            # Stop: the draft cannot be written; the answer says why, nothing is thrown away.
+            recorded = int(driver.find_element(By.ID, "frames").text)
+            status, _, answer = app.request("POST", "/measurements/new/stop", driver.get_cookies(),
+                                            {"_csrf": csrf_of(app, driver)})
+            check(status == 503 and b"could not be written to the server&#39;s disk" in answer.replace(b"'", b"&#39;"),
+                  f"Stop on a full disk answered {status}: {answer[-400:]!r}")
+            check(journals == [] or os.path.getsize(journals[0]) <= limit, "the journal grew past the limit")
+            time.sleep(1)
+            check(draft_windows(app, driver.get_cookies()) is None, "a draft was written past the limit")
+        finally:
+            resource.prlimit(app.process.pid, resource.RLIMIT_FSIZE, (soft, hard))
+        kept = wait_for(lambda: draft_windows(app, driver.get_cookies()), timeout=10, interval=0.3)
+        check(kept is not None and kept[1] >= recorded > 50 and kept[2] == "stopped",
+              f"after the disk had room again: {kept}; the page showed {recorded} windows at Stop")
+        if kept:
+            print(f"full disk: the page showed {recorded} windows at Stop, the draft kept {kept[1]}")
+            fill_and_save = app.request("POST", kept[0] + "/save", driver.get_cookies(),
+                                        {"_csrf": csrf_of(app, driver), "comment": "export me"})
+            check(fill_and_save[0] == 303, f"saving the draft answered {fill_and_save[0]}")
+
+        # Clients that drop mid-export: nothing left in the server's temporary folder, and
+        # every export slot free (a later export answers at once, whole).
+        status, _, page = app.request("GET", "/", driver.get_cookies())
+        measurement = re.search(rb'<ul class="list" id="measurements">\s*<li><a href="(/measurements/\d+)"', page)
+        check(measurement is not None, "no saved measurement to export")
+        if measurement:
+            path = measurement.group(1).decode() + "/export.csv"
+            cookie = "; ".join(f"{c['name']}={c['value']}" for c in driver.get_cookies())
+            for index in range(8):
+                connection = http.client.HTTPConnection("127.0.0.1", app.port, timeout=10)
+                connection.request("GET", path if index % 3 else "/measurements/export.zip",
+                                   headers={"Cookie": cookie})
+                if index % 2:
+                    response = connection.getresponse()
+                    response.read(1000)
+                connection.sock.close()
+            time.sleep(1.5)
+            left = os.listdir(app.tmp)
+            check(left == [], f"dropped exports left {left} in the server's temporary folder")
+            started = time.monotonic()
+            status, _, body = app.request("GET", path, driver.get_cookies())
+            took = time.monotonic() - started
+            check(status == 200 and body.count(b"\n") > 200 and took < 5,
+                  f"an export after the dropped ones: {status}, {len(body)} bytes in {took:.1f} s")
+
+
+def csrf_of(app, driver):
+    """The session's CSRF token, as Main's forms carry it."""
+    _, _, page = app.request("GET", "/", driver.get_cookies())
+    return re.search(rb'name="_csrf" value="([^"]+)"', page).group(1).decode()
+
+
+def overflow_of(driver):
+    """What sticks out of the window: the page's own horizontal scroll, and elements whose
+    right edge passes the window's, but for those inside a region that scrolls by itself
+    (a wide table in `.scroll`, which the keyboard can reach)."""
+    return driver.execute_script("""
+        const width = document.documentElement.clientWidth;
+        const outside = [...document.body.querySelectorAll('*')].filter(e => !e.closest('.scroll')
+            && e.getBoundingClientRect().right > width + 0.5)
+          .map(e => e.tagName + ' ' + (e.textContent || '').trim().slice(0, 40));
+        return {page: document.documentElement.scrollWidth > window.innerWidth, outside: outside.slice(0, 5)};""")
+
+
+def reset_flood(app, check, screenshots):
     """Issue 44: a flood of reset requests writes 3 messages for an address (100 had been
     written in 0.17 s), then 429 with Retry-After."""
     result = app.cli("register", "--email", "flood@example.com", "--password-stdin", stdin=PASSWORD + "\n")
@@ -866,6 +1174,20 @@ def reset_flood(app, check):
     outbox = os.path.join(app.home, "outbox")
     flood = [name for name in os.listdir(outbox) if "flood" in open(os.path.join(outbox, name)).read()]
     check(len(flood) == 3, f"{len(flood)} reset messages for one address")
+    # In the browser the same client is told, in the page's alert, how long to wait.
+    with Browser(1280, 900) as browser:
+        driver = browser.driver
+
+        def refused():
+            driver.get(app.url + "/forgot-password")
+            fill(driver, Email="flood@example.com")
+            control(driver, "Restore password").click()
+            wait_for(lambda: alert_of(driver))
+        examined(driver, check, screenshots, "forgot-password-429", refused)
+        alert = alert_of(driver)
+        check(alert is not None and re.search(r"Too many reset requests; try again in \d+ (s|minutes)", alert[1] + alert[0]),
+              f"the flooded Restore password shows {alert}")
+        check(path_of(driver) == "/forgot-password", f"the refused request ended on {driver.current_url}")
 
 
 def paging(app, check):
@@ -1068,6 +1390,32 @@ def screens_checked(app, check, screenshots):
         examine("main-list", load("/"))
         link = driver.find_element(By.CSS_SELECTOR, "#measurements li a").get_attribute("href")
         examine("measurement", lambda: driver.get(link))
+
+        # The report page (issue 44): settings as labelled values, features by name and
+        # unit, the simulated pump's THD and SNR (its fundamental under 5 bins) not shown as
+        # numbers, a link back, and nothing wider than the window at any size.
+        overflows = []
+
+        def report():
+            driver.get(link + "/report")
+            overflow = overflow_of(driver)
+            if overflow["page"] or overflow["outside"]:
+                overflows.append((driver.get_window_size()["width"], overflow))
+        examine("measurement-report", report)
+        check(not overflows, f"the report page overflows: {overflows}")
+        settings = {dt.text: dt.find_element(By.XPATH, "following-sibling::dd[1]").text
+                    for dt in driver.find_elements(By.CSS_SELECTOR, "section.settings dt")}
+        check(settings.get("Sample rate") == "25600 Hz" and settings.get("Window") == "1024 samples"
+              and not any("{" in value for value in settings.values()),
+              f"the report's settings are not labelled values: {settings}")
+        for column, name in (("thd", "THD"), ("snr_db", "SNR")):
+            row = driver.find_elements(By.CSS_SELECTOR, f"table.summary tr[data-column='{column}']")
+            text = row[0].text if row else ""
+            check(text.startswith(f"{name} {column}") and "not measured: no fundamental found" in text
+                  and not row[0].find_elements(By.CSS_SELECTOR, "td.number"),
+                  f"the report's {column} row reads {text!r}")
+        rms = driver.find_element(By.CSS_SELECTOR, "table.summary tr[data-column='rms']").text
+        check(rms.startswith("RMS rms input unit"), f"the report's rms row reads {rms!r}")
         check(browser.console_errors() == [], f"console errors (screens): {browser.console_errors()}")
         check(other.console_errors() == [], f"console errors (busy view): {other.console_errors()}")
         print(f"axe: {len(counted)} screen-size runs, {sum(n for _, _, n in counted)} violations")
@@ -1097,7 +1445,9 @@ def main():
                            # (past the 10 s that used to discard a capture) on PostgreSQL.
                            ("never loses a measurement", lambda a, c: never_loses_a_measurement(
                                a, c, 12 if database else 60, 5 if database else 30)),
-                           ("command device", lambda a, c: command_device(a, c, screenshots))):
+                           ("command device", lambda a, c: command_device(a, c, screenshots)),
+                           ("drafts and dialogs", lambda a, c: drafts_and_dialogs(a, c, screenshots)),
+                           ("data loss", data_loss), ("administrator release", administrator_release)):
             if only and name not in only:
                 continue
             started = time.monotonic()
@@ -1116,7 +1466,7 @@ def main():
         # Last: it uses up this client's reset requests.
         try:
             if not only or "reset flood" in only:
-                reset_flood(app, check)
+                reset_flood(app, check, screenshots)
         except Exception as error:
             check(False, f"reset flood: {type(error).__name__}: {error}")
         if check.failures:

@@ -63,11 +63,14 @@ def make_recording(path: str) -> np.ndarray:
 
 def tables(browser: Browser) -> list[dict[str, list[float]]]:
     """Each channel's summary table as {feature: [mean, min, max, p5, p95]}."""
+    # A row is named by its column (data-column, as the records name it); a feature not
+    # measured in any window has no number cells and is left out.
     rows = browser.run("""
         return [...document.querySelectorAll('table.summary')].map(t =>
-            [...t.querySelectorAll('tr')].slice(1).map(r => [...r.children].map(c => c.textContent)));
+            [...t.querySelectorAll('tr[data-column]')].map(r =>
+                [r.dataset.column, ...[...r.querySelectorAll('td.number')].map(c => c.textContent)]));
     """)
-    return [{r[0]: [float(v) for v in r[1:]] for r in table} for table in rows]
+    return [{r[0]: [float(v) for v in r[1:]] for r in table if len(r) > 1} for table in rows]
 
 
 def figure_report(browser: Browser) -> list[dict]:

@@ -100,7 +100,7 @@ import _SondeTestSupport
             html.contains("aria-label=\"rms\"") && html.contains("aria-label=\"thd\"")
                 && html.contains("aria-label=\"band_power:900-1100\""))
         #expect(!html.contains("aria-label=\"kurtosis\""))
-        #expect(html.contains("<tr><td>thd</td>"))
+        #expect(html.contains("<tr data-column=\"thd\"><th scope=\"row\">THD <code>thd</code></th>"))
         // Self-contained: nothing fetched, nothing run.
         #expect(
             !html.contains("<script") && !html.contains("<link") && !html.contains("src=\"")
@@ -153,7 +153,10 @@ import _SondeTestSupport
         let ch0 = export.rows.filter { $0[channel] == first }.compactMap { Double($0[rms]) }
         #expect(ch0.count == 49)
         let mean = ch0.reduce(0, +) / Double(ch0.count)
-        let row = try #require(slice(html, from: "<tr><td>rms</td><td class=\"number\">", to: "</td>"))
+        let row = try #require(
+            slice(html, from: "<tr data-column=\"rms\">", to: "</tr>").flatMap {
+                slice($0, from: "<td class=\"number\">", to: "</td>")
+            })
         #expect(abs((Double(row) ?? 0) - mean) <= 1e-3 * abs(mean), "table \(row), records \(mean)")
         let unknown = try user.run(["measurements", "report", "1", "--features", "nope", "-o", output.path])
         #expect(unknown.status != 0 && unknown.stderr.contains("no column 'nope'"))

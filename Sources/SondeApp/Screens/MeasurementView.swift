@@ -1,4 +1,5 @@
 import SondeMeasurements
+import SondeReport
 
 /// The Saved measurement screen's view model: one loaded measurement.
 struct MeasurementView: Sendable {
@@ -12,11 +13,17 @@ struct MeasurementView: Sendable {
         let tables = summary.channels.map { channel -> HTML in
             let rows = summary.columns.enumerated().map { column, name -> HTML in
                 let value = channel.means.indices.contains(column) ? channel.means[column] : nil
-                return "<tr><th scope=\"row\">\(name)</th><td class=\"number\">\(DisplayFormat.value(value))</td></tr>"
+                let label: HTML = "<th scope=\"row\">\(FeatureLabel.name(name)) <code>\(name)</code></th>"
+                let unit: HTML = "<td>\(FeatureLabel.unit(name))</td>"
+                // A mean of exactly 0 for thd or snr_db: no window had a fundamental (docs/features.md section 5).
+                if value == 0, let reason = FeatureLabel.unmeasuredReason(name) {
+                    return "<tr>\(label)\(unit)<td class=\"unmeasured\">not measured: \(reason)</td></tr>"
+                }
+                return "<tr>\(label)\(unit)<td class=\"number\">\(DisplayFormat.value(value))</td></tr>"
             }
             return """
                 <table><caption>\(channel.name)</caption>
-                <thead><tr><th scope="col">Feature</th><th scope="col">Mean</th></tr></thead>
+                <thead><tr><th scope="col">Feature</th><th scope="col">Unit</th><th scope="col">Mean</th></tr></thead>
                 <tbody>\(rows)</tbody></table>
                 """
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SondeCapture
+import SondeCore
 
 /// New measurement (`/measurements/new`): started by a POST from Main (409 while another
 /// user measures), then live values of every channel several times a second, trends, the
@@ -57,34 +58,44 @@ struct NewMeasurementScreen: Sendable {
         }
         screens.post(signedIn: .stopMeasurement) { _, _, session in
             guard let capture = captures.capture(for: session.account) else { return .navigate(.main) }
-            let draft = try await captures.stop(capture, reason: "stopped")
+            let draft = try await Self.stop(capture, in: captures)
             return .navigate(.draft(draft.id))
         }
         screens.post(signedIn: .saveNewMeasurement) { _, context, session in
             // A refused comment leaves the recording running.
             let comment = try FormFields.comment(context.form["comment"])
             guard let capture = captures.capture(for: session.account) else { throw WebError.notFound }
-            let draft = try await captures.stop(capture, reason: "stopped")
+            let draft = try await Self.stop(capture, in: captures)
             _ = try await captures.drafts.save(
                 draft.id, comment: comment, for: session.account, with: measurements.service)
             return .navigate(.main, notice: .saved)
         }
         screens.post(signedIn: .discardNewMeasurement) { _, _, session in
             if let capture = captures.capture(for: session.account) {
-                let draft = try await captures.stop(capture, reason: "stopped")
+                let draft = try await Self.stop(capture, in: captures)
                 captures.drafts.discard(draft.id, for: session.account.id)
             }
             return .navigate(.main, notice: .discarded)
         }
     }
 
-    /// `{"elapsed": 3.2, "frames": 150, "channels": [{"name": ..., "values": [...]}]}`;
-    /// a value not yet measured (or not finite) is null.
+    /// Stops `capture` and keeps its draft; a draft the disk cannot take is answered 503
+    /// with what happens to it (the server keeps trying), not a bare 500.
+    static func stop(_ capture: LiveCapture, in captures: any CaptureService) async throws -> CaptureDraft {
+        do {
+            return try await captures.stop(capture, reason: "stopped")
+        } catch let error as SondeError where error.code == .io {
+            throw WebError.draftNotWritten
+        }
+    }
+
     /// The trend of a capture that has ended: an empty chart of the live one's size.
     static let endedTrendSVG =
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"380\" height=\"170\" viewBox=\"0 0 380 170\" "
         + "role=\"img\" aria-label=\"Recording ended\"></svg>"
 
+    /// `{"elapsed": 3.2, "frames": 150, "channels": [{"name": ..., "values": [...]}]}`;
+    /// a value not yet measured (or not finite) is null.
     static func json(_ values: LiveValues) -> String {
         let channels = values.channels.map { channel -> String in
             let numbers = channel.values.map { value -> String in value.isFinite ? String(value) : "null" }

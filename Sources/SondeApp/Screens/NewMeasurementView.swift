@@ -1,4 +1,5 @@
 import SondeCapture
+import SondeReport
 
 /// The New measurement screen's view model: recording (values arriving), or waiting for
 /// the first window; the page's script fills the values in place after that.
@@ -14,14 +15,21 @@ struct NewMeasurementView: Sendable {
         let tables = values.channels.enumerated().map { channel, entry -> HTML in
             let rows = columns.enumerated().map { column, name -> HTML in
                 let value = entry.values.indices.contains(column) ? entry.values[column] : nil
+                // thd and snr_db are 0 for a window without a fundamental (docs/features.md
+                // section 5): the cell says "not measured" then, here and in the page's script.
+                let unmeasured = FeatureLabel.unmeasuredReason(name) != nil
+                let text = unmeasured && value == 0 ? "not measured" : DisplayFormat.value(value)
+                let zero: HTML = unmeasured ? " data-zero=\"not measured\"" : ""
                 return """
-                    <tr><th scope="row">\(name)</th>\
-                    <td class="number" id="v-\(channel)-\(column)">\(DisplayFormat.value(value))</td></tr>
+                    <tr><th scope="row">\(FeatureLabel.name(name)) <code>\(name)</code></th>\
+                    <td>\(FeatureLabel.unit(name))</td>\
+                    <td class="number" id="v-\(channel)-\(column)"\(zero)>\
+                    \(text)</td></tr>
                     """
             }
             return """
                 <table><caption>\(entry.name)</caption>
-                <thead><tr><th scope="col">Feature</th><th scope="col">Value</th></tr></thead>
+                <thead><tr><th scope="col">Feature</th><th scope="col">Unit</th><th scope="col">Value</th></tr></thead>
                 <tbody>\(rows)</tbody></table>
                 """
         }
