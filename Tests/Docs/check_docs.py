@@ -314,10 +314,10 @@ DECLARATION = re.compile(
 )
 
 
-def check_front_door(problems: list[str]) -> None:
+def check_front_door(problems: list[str], budget: bool) -> None:
     """Lists every type of the executable that is not a command, an option group or an
     argument conformance (an extension of a command, or one adding such a conformance, is
-    fine), and fails when the executable reaches its line budget."""
+    fine), and with `budget`, fails when the executable reaches its line budget."""
     declarations = []
     lines = 0
     for directory, _, names in os.walk(os.path.join(ROOT, FRONT_DOOR)):
@@ -346,7 +346,7 @@ def check_front_door(problems: list[str]) -> None:
         if name in door or name.split(".")[0] in door or conforms & door:
             continue
         problems.append(f"{where}:{number}: {kind} {name} is not a command, an option group or an argument conformance; move it to a library")
-    if lines >= FRONT_DOOR_LINES:
+    if budget and lines >= FRONT_DOOR_LINES:
         problems.append(f"{FRONT_DOOR}: {lines} lines; the executable holds options, wording and wiring in under {FRONT_DOOR_LINES}")
 
 
@@ -368,9 +368,9 @@ def main() -> int:
         check_citations(name, text, sections, problems)
     check_dependencies(problems)
     check_named_targets(files, problems)
-    if "--front-door" in sys.argv:
-        # Not yet part of `make test`: issue 48 moves the rest out first.
-        check_front_door(problems)
+    # The line budget is not yet part of `make test` (`--front-door` adds it): issue 48
+    # moves the rest out first. The types are.
+    check_front_door(problems, budget="--front-door" in sys.argv)
     size = os.path.getsize(os.path.join(ROOT, "README.md"))
     if size >= 10_000:
         problems.append(f"README.md: {size} bytes; keep it under 10 KB (details belong in docs/)")

@@ -60,8 +60,8 @@ import Testing
     /// The parameters, N = 2^17, r = 8, p = 1 (128 MiB): hash and verify for real,
     /// and time the verification a login pays. Release builds stay well under the 1 s a
     /// login may take (0.25 s measured on 2 cores); a debug build's unoptimised BoringSSL
-    /// takes about 1 s alone and up to 3.6 s beside the rest of the suite, so debug test
-    /// runs only check that it completes (10 s).
+    /// takes about 1 s alone and up to 10.2 s beside the rest of the suite (659 tests on 2
+    /// cores), so debug test runs only check that it completes (60 s).
     @Test func productionParameters() async throws {
         #expect(ScryptParameters.production == ScryptParameters(logN: 17, blockSize: 8, parallelism: 1))
         #expect(ScryptParameters.production.memoryBytes >= 128 << 20)
@@ -76,7 +76,7 @@ import Testing
         var bound: Duration = .seconds(1)
         assert(
             {
-                bound = .seconds(10)
+                bound = .seconds(60)
                 return true
             }())
         #expect(elapsed < bound, "scrypt N=2^17 verification took \(elapsed)")

@@ -75,6 +75,22 @@ struct BearingDiagnosisTests {
         }
     }
 
+    /// A recording too short for the cage line's background (1 s, FTF at 11.9 Hz) is not
+    /// called healthy in that respect: the verdict names what it could not read.
+    @Test func namesTheDefectsItCouldNotRead() throws {
+        var healthy = SyntheticBearingSignal()
+        healthy.fault = .healthy
+        healthy.duration = 1
+        let diagnosis = try BearingDiagnosis.diagnose(
+            healthy.samples(), sampleRate: healthy.sampleRate, shaft: ShaftSpeed(hertz: healthy.shaftHz),
+            bearing: try DefectMultiples(parsing: "6205-2RS"))
+        #expect(diagnosis.verdict == .none)
+        let ftf = try #require(diagnosis.findings.first { $0.defect == .cage })
+        #expect(ftf.level == nil)
+        #expect(diagnosis.verdictText.hasPrefix("no bearing defect above 10 dB ("), "\(diagnosis.verdictText)")
+        #expect(diagnosis.verdictText.hasSuffix("FTF not measurable)"), "\(diagnosis.verdictText)")
+    }
+
     /// The seeded defect is named, at 1200, 1797 and 2400 rpm, for outer-race, inner-race and
     /// ball faults at SNR -10 dB (the hit-rate table of docs/features.md section 9 has every
     /// SNR); a healthy bearing gets none. Also: the kurtogram's band contains the 3 kHz resonance.
@@ -107,7 +123,12 @@ struct BearingDiagnosisTests {
         let diagnosis = try BearingDiagnosis.diagnose(
             healthy.samples(), sampleRate: healthy.sampleRate, shaft: shaft, bearing: bearing)
         #expect(diagnosis.verdict == .none)
-        #expect(diagnosis.verdictText == "no bearing defect above 10 dB")
+        // The defects whose fundamental is not read are named, never counted as absent.
+        let unread = diagnosis.findings.filter { $0.level == nil }.map(\.defect.abbreviation)
+        #expect(
+            diagnosis.verdictText
+                == "no bearing defect above 10 dB"
+                + (unread.isEmpty ? "" : " (\(unread.joined(separator: ", ")) not measurable)"))
         for finding in diagnosis.findings {
             #expect((finding.level ?? -.infinity) < BearingDiagnosis.defaultThreshold - 2, "\(finding)")
         }

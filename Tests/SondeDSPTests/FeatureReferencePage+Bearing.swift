@@ -61,7 +61,9 @@ extension FeatureReferencePage {
 
         **Verdict.** The defect with the highest fundamental level at or above the threshold
         (default **10 dB**) is named ("outer race fault likely", "inner race fault likely", "ball
-        fault likely", "cage fault likely"); if none reaches it, "no bearing defect above 10 dB".
+        fault likely", "cage fault likely"); if none reaches it, "no bearing defect above 10 dB",
+        followed by the defects whose fundamental is not measurable, "(FTF not measurable)": a
+        defect not read is not ruled out.
         On every signal of the hit-rate table below, the highest fundamental of a defect that was not
         seeded (any of the four on a healthy signal) was 7.5 dB, and 6.0 dB on the healthy ones. Lines can coincide: with a 6205, 3 × BSF
         lies 1.4% below 2 × BPFO, so a ball fault also raises BPFO's second harmonic; the verdict reads

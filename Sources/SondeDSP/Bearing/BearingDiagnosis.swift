@@ -31,7 +31,9 @@ public struct BearingDiagnosis: Sendable, Equatable {
     public let threshold: Double
     public let verdict: Verdict
 
-    /// "outer race fault likely (BPFO 12.3 dB ≥ 10 dB)" or "no bearing defect above 10 dB".
+    /// "outer race fault likely (BPFO 12.3 dB ≥ 10 dB)" or "no bearing defect above 10 dB",
+    /// naming the defects whose fundamental could not be read ("(FTF not measurable)"): a
+    /// defect not read is not a defect ruled out.
     public var verdictText: String {
         let limit = threshold.significantDigits(4)
         switch verdict {
@@ -39,7 +41,9 @@ public struct BearingDiagnosis: Sendable, Equatable {
             let level = findings.first { $0.defect == defect }?.level ?? threshold
             return "\(defect.verdict) (\(defect.abbreviation) \(level.significantDigits(3)) dB ≥ \(limit) dB)"
         case .none:
-            return "no bearing defect above \(limit) dB"
+            let unread = findings.filter { $0.level == nil }.map(\.defect.abbreviation)
+            let none = "no bearing defect above \(limit) dB"
+            return unread.isEmpty ? none : none + " (\(unread.joined(separator: ", ")) not measurable)"
         case .notMeasurable:
             return "not measurable: no defect frequency can be read in this band's envelope spectrum"
         }

@@ -1,25 +1,41 @@
-import SondeCore
-import SondeDSP
+public import SondeCore
+public import SondeDSP
 
 /// How `sonde diagnose` words a channel's diagnosis, as text and as JSON.
-enum DiagnosisText {
+public enum DiagnosisText {
     /// One channel's answer.
-    struct Report: Sendable {
-        let channel: String
-        let diagnosis: BearingDiagnosis
+    public struct Report: Sendable {
+        public let channel: String
+        public let diagnosis: BearingDiagnosis
         /// Velocity r.m.s., mm/s (10-1000 Hz); nil when the recording has no bin in that band.
-        let velocity: Double?
+        public let velocity: Double?
+
+        public init(channel: String, diagnosis: BearingDiagnosis, velocity: Double?) {
+            self.channel = channel
+            self.diagnosis = diagnosis
+            self.velocity = velocity
+        }
     }
 
     /// What every channel shares: the bearing and the ISO 20816-3 class.
-    struct Context {
-        let bearing: DefectMultiples
-        let group: ISO20816Zone.MachineGroup
-        let foundation: ISO20816Zone.Foundation
-        let inputUnit: String
+    public struct Context: Sendable {
+        public let bearing: DefectMultiples
+        public let group: ISO20816Zone.MachineGroup
+        public let foundation: ISO20816Zone.Foundation
+        public let inputUnit: String
+
+        public init(
+            bearing: DefectMultiples, group: ISO20816Zone.MachineGroup, foundation: ISO20816Zone.Foundation,
+            inputUnit: String
+        ) {
+            self.bearing = bearing
+            self.group = group
+            self.foundation = foundation
+            self.inputUnit = inputUnit
+        }
     }
 
-    static func lines(_ report: Report, _ context: Context) -> [String] {
+    public static func lines(_ report: Report, _ context: Context) -> [String] {
         let d = report.diagnosis
         let band = d.band
         var lines = [
@@ -45,7 +61,7 @@ enum DiagnosisText {
         return lines
     }
 
-    static func json(_ report: Report, _ context: Context) -> JSONValue {
+    public static func json(_ report: Report, _ context: Context) -> JSONValue {
         let d = report.diagnosis
         let verdict: String
         switch d.verdict {
