@@ -107,6 +107,7 @@ struct DiagnoseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        FreedMemoryPolicy.keepForReuse()
         try await reportingErrors {
             // validate() has parsed both; these only unwrap.
             let given = try shaftSpeed.map { try ShaftSpeed(parsing: $0) }

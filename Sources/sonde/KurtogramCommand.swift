@@ -45,6 +45,7 @@ struct KurtogramCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        FreedMemoryPolicy.keepForReuse()
         try await reportingErrors {
             let source = try SampleSources.open(path: file, options: input.sampleSourceOptions())
             let rate = source.format.sampleRate

@@ -8,6 +8,7 @@ extension SpectrumCommand {
     /// `--envelope`: each input read whole, its channels' envelope spectra computed by
     /// `ChannelEnvelopeSpectrum` and written as one table per input.
     func runEnvelope() async throws {
+        FreedMemoryPolicy.keepForReuse()
         try await reportingErrors {
             _ = try framing.settings()  // checks --window as `sonde spectrum` does
             let list = try inputList.sampleInputs(sampleType: input.sampleType)

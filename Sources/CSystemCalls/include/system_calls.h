@@ -15,4 +15,8 @@ int sonde_syncfs(int fd);
 /// each number as a `CVarArg` with a dynamic cast, slower still.
 int sonde_format_4g(char *buffer, unsigned long size, double value);
 
+/// mallopt(3)'s M_MMAP_THRESHOLD and M_TRIM_THRESHOLD set to `bytes` (malloc.h is not in
+/// Swift's Glibc module): freed large blocks stay in the heap for reuse. 1 on success.
+int sonde_keep_freed_memory(int bytes);
+
 #endif
