@@ -5,7 +5,7 @@ import SondeCore
 /// squared-envelope spectrum, read by the rule `sonde diagnose` reads a whole recording with
 /// (`SquaredEnvelopeSpectrum.harmonicLevel`), so a level can be trended frame by frame.
 ///
-/// The frame's analytic signal is x + i·H[x] (H[x] from one inverse real FFT, as
+/// The frame's analytic signal is x + i·H[x] (H[x] from `FrameHilbert`, as
 /// `EnvelopeFamily`), e = |c|² - mean |c|², and its density is the squared-envelope spectrum's
 /// Welch loop with one segment of N samples (`SquaredEnvelopeSpectrum.accumulateDensity`).
 /// Every buffer is made once per extractor: nothing is allocated per frame.
@@ -50,10 +50,7 @@ final class BearingFamily: FeatureFamily {
     /// The defect frequencies of the columns, Hz, in column order.
     private let frequencies: [Double]
     private let rule = DefectLevelRule()
-    private let forward: RealFFTPlan
-    private let inverse: InverseRealFFTPlan
-    private let real: FFTWBuffer
-    private let complex: FFTWBuffer
+    private let hilbert: FrameHilbert
     private var welch: PairedSegmentWelch
     private let weights: [Double]
     private let envelope: UnsafeMutableBufferPointer<Double>
@@ -67,10 +64,7 @@ final class BearingFamily: FeatureFamily {
         let families = configuration.families
         let shaft = families.shaftSpeed ?? ShaftSpeed(hertz: 1)
         frequencies = families.bearingColumns.map { families.bearing?.frequency(of: $0, at: shaft) ?? 0 }
-        forward = FFTPlanCache.shared.forwardPlan(length: length)
-        inverse = FFTPlanCache.shared.inversePlan(length: length)
-        real = FFTWBuffer(count: length)
-        complex = FFTWBuffer(count: 2 * (length / 2 + 1))
+        hilbert = FrameHilbert(length: length)
         welch = PairedSegmentWelch(length: length)
         weights = SquaredEnvelopeSpectrum.densityWeights(welch, sampleRate: sampleRate)
         envelope = .allocate(capacity: length)
@@ -91,21 +85,8 @@ final class BearingFamily: FeatureFamily {
             values.update(repeating: 0)
             return
         }
-        let n = length, x = frame.samples, buffer = real.base, spectrum = complex.base
-        let nyquist = n / 2
-        buffer.update(from: x, count: n)
-        forward.execute(input: buffer, output: spectrum)
-        // -i·X[k] = (im, -re) for 0 < k < N/2; DC and Nyquist carry no quadrature part.
-        spectrum[0] = 0
-        spectrum[1] = 0
-        for k in 1..<nyquist {
-            let re = spectrum[2 * k], im = spectrum[2 * k + 1]
-            spectrum[2 * k] = im
-            spectrum[2 * k + 1] = -re
-        }
-        spectrum[2 * nyquist] = 0
-        spectrum[2 * nyquist + 1] = 0
-        inverse.execute(input: spectrum, output: buffer)
+        let n = length, x = frame.samples
+        let buffer = hilbert.unscaledTransform(of: x)
         let scale = 1 / Double(n)
         var sum = 0.0
         for i in 0..<n {

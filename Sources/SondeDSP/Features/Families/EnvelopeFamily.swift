@@ -5,9 +5,7 @@ import SondeCore
 /// (`|scipy.signal.hilbert(x)|`) and its spectrum's dominant frequency, the bearing-defect
 /// line once `--filter bandpass:...` has kept the resonance it modulates. 0 for flat frames.
 ///
-/// The analytic signal is x + i·H[x]; H[x] comes from one inverse real FFT of -i·X on the
-/// positive bins (DC and Nyquist zero), the same values as scipy's complex inverse FFT of
-/// 2·X to within round-off, for half its cost.
+/// The analytic signal is x + i·H[x], H[x] from `FrameHilbert`.
 final class EnvelopeFamily: FeatureFamily {
     static let declaration = FamilyDeclaration(
         name: "envelope",
@@ -33,11 +31,8 @@ final class EnvelopeFamily: FeatureFamily {
     private let sampleRate: Double
     private let writesRMS: Bool
     private let writesFrequency: Bool
-    private let forward: RealFFTPlan
-    private let inverse: InverseRealFFTPlan
+    private let hilbert: FrameHilbert
     private let window: HannWindow
-    private let real: FFTWBuffer
-    private let complex: FFTWBuffer
     private let envelope: UnsafeMutableBufferPointer<Double>
 
     init(configuration: FeatureConfiguration) {
@@ -46,11 +41,8 @@ final class EnvelopeFamily: FeatureFamily {
         let names = Self.columnNames(for: configuration)
         writesRMS = names.contains("envelope_rms")
         writesFrequency = names.contains("envelope_frequency")
-        forward = FFTPlanCache.shared.forwardPlan(length: length)
-        inverse = FFTPlanCache.shared.inversePlan(length: length)
+        hilbert = FrameHilbert(length: length)
         window = HannWindow(length: length)
-        real = FFTWBuffer(count: length)
-        complex = FFTWBuffer(count: 2 * (length / 2 + 1))
         envelope = .allocate(capacity: length)
         envelope.initialize(repeating: 0)
     }
@@ -64,21 +56,8 @@ final class EnvelopeFamily: FeatureFamily {
             if writesFrequency { values[writesRMS ? 1 : 0] = 0 }
             return
         }
-        let n = length, x = frame.samples, buffer = real.base, spectrum = complex.base
-        let nyquist = n / 2
-        buffer.update(from: x, count: n)
-        forward.execute(input: buffer, output: spectrum)
-        // -i·X[k] = (im, -re) for 0 < k < N/2; DC and Nyquist carry no quadrature part.
-        spectrum[0] = 0
-        spectrum[1] = 0
-        for k in 1..<nyquist {
-            let re = spectrum[2 * k], im = spectrum[2 * k + 1]
-            spectrum[2 * k] = im
-            spectrum[2 * k + 1] = -re
-        }
-        spectrum[2 * nyquist] = 0
-        spectrum[2 * nyquist + 1] = 0
-        inverse.execute(input: spectrum, output: buffer)
+        let n = length, x = frame.samples, spectrum = hilbert.complex.base
+        let buffer = hilbert.unscaledTransform(of: x)
         // env = sqrt(x² + (H[x])²), four lanes at a time (N >= 16 is a multiple of 4): the
         // scalar loop's dependent sums were the family's largest cost (perf).
         typealias Lanes = FrameKernels.Lanes
@@ -109,7 +88,7 @@ final class EnvelopeFamily: FeatureFamily {
         window.coefficients.withUnsafeBufferPointer { w in
             for i in 0..<n { buffer[i] = w[i] * (env[i] - mean) }
         }
-        forward.execute(input: buffer, output: spectrum)
+        hilbert.forward.execute(input: buffer, output: spectrum)
         values[column] = dominantFrequency(spectrum) * sampleRate / Double(n)
     }
 
