@@ -110,27 +110,19 @@ struct DiagnoseCommand: AsyncParsableCommand {
         FreedMemoryPolicy.keepForReuse()
         try await reportingErrors {
             // validate() has parsed both; these only unwrap.
-            let given = try shaftSpeed.map { try ShaftSpeed(parsing: $0) }
             let multiples = try DefectMultiples(parsing: bearing ?? "")
             let group = ISO20816Zone.MachineGroup(rawValue: machineGroup) ?? .medium
             let support = ISO20816Zone.Foundation(rawValue: foundation) ?? .rigid
-            let source = try SampleSources.open(path: file, options: input.sampleSourceOptions())
-            let rate = source.format.sampleRate
-            var names = source.format.channelNames
-            var channels = try ChannelSamples.read(source, name: file)
-            var shaft = given ?? ShaftSpeed(hertz: 1)
-            if let tacho = tachometer.channel {
-                do {
-                    (shaft, channels, names) = try TachometerSpeed.split(
-                        channels, names: names, tachometer: tacho, sampleRate: rate,
-                        pulsesPerRevolution: tachometer.pulsesPerRevolution)
-                } catch {
-                    throw SondeError(.invalidInput, "\(file): \(error)")
+            let shaft: BearingDiagnosisRun.Shaft =
+                if let channel = tachometer.channel {
+                    .tachometer(channel: channel, pulsesPerRevolution: tachometer.pulsesPerRevolution)
+                } else {
+                    .given(try ShaftSpeed(parsing: shaftSpeed ?? ""))
                 }
-            }
-            let reports = try await Self.diagnoseChannels(
-                channels, names: names, file: file, rate: rate, shaft: shaft, bearing: multiples, levels: levels,
-                threshold: threshold, unit: inputUnit.metresPerSecondSquared)
+            let reports = try await BearingDiagnosisRun(
+                file: file, source: input.sampleSourceOptions(), shaft: shaft, bearing: multiples, levels: levels,
+                threshold: threshold, metresPerSecondSquared: inputUnit.metresPerSecondSquared
+            ).reports()
             let context = DiagnosisText.Context(
                 bearing: multiples, group: group, foundation: support, inputUnit: inputUnit.rawValue)
             switch format {
@@ -142,36 +134,6 @@ struct DiagnoseCommand: AsyncParsableCommand {
                     for line in DiagnosisText.lines(report, context) { AccountOutput.line(line) }
                 }
             }
-        }
-    }
-
-    /// One task per channel: the kurtogram of a minute at 48 kHz is 0.5 s of one core.
-    static func diagnoseChannels(
-        _ channels: [[Double]], names: [String], file: String, rate: Double, shaft: ShaftSpeed,
-        bearing: DefectMultiples, levels: Int, threshold: Double, unit: Double
-    ) async throws -> [DiagnosisText.Report] {
-        try await withThrowingTaskGroup(of: (Int, DiagnosisText.Report).self) { group in
-            for (index, samples) in channels.enumerated() {
-                let name = index < names.count ? names[index] : "channel \(index + 1)"
-                group.addTask {
-                    do {
-                        let diagnosis = try BearingDiagnosis.diagnose(
-                            samples, sampleRate: rate, shaft: shaft, bearing: bearing, levels: levels,
-                            threshold: threshold)
-                        let velocity = samples.withUnsafeBufferPointer {
-                            RecordingVelocity.rms($0, sampleRate: rate).map { $0 * unit * 1000 }
-                        }
-                        return (index, DiagnosisText.Report(channel: name, diagnosis: diagnosis, velocity: velocity))
-                    } catch let error as KurtogramError {
-                        throw SondeError(.invalidInput, "\(file), channel \(name): \(error.description)")
-                    }
-                }
-            }
-            var reports = [DiagnosisText.Report?](repeating: nil, count: channels.count)
-            for try await (index, report) in group {
-                reports[index] = report
-            }
-            return reports.compactMap { $0 }
         }
     }
 }
