@@ -807,7 +807,11 @@ def unplugged(app, check, browser, samples, screenshots):
     check(paired.returncode == 0, f"pairing the failing command device: {paired.stderr.decode()}")
     driver.get(app.url + "/")
     control(driver, "Start new measurement").click()
-    check(wait_for(lambda: path_of(driver) == "/measurements/new"), f"start ended on {driver.current_url}")
+    # The device fails 1 s after the start: on a loaded machine the capture can end before
+    # the New measurement page shows, and the page then goes on to its unsaved measurement
+    # (seen once in `make test`, the story taking 22.6 s). Either is this story's start.
+    check(wait_for(lambda: path_of(driver) == "/measurements/new" or path_of(driver).startswith("/drafts/")),
+          f"unplugged: start ended on {driver.current_url}")
 
     def disconnected():
         """The visible lines of Main that say so, by their text."""
