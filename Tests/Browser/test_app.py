@@ -906,6 +906,16 @@ def keyboard_opens(driver, button, dialog_id):
         " && d.contains(document.activeElement)", dialog_id), 5)
 
 
+def start_recording(driver, check):
+    """Main's Start new measurement, pairing the simulated device first where nobody has:
+    the page it ends on must be the recording's."""
+    if visible(driver.find_elements(By.XPATH, "//button[normalize-space()='Pair with device']")):
+        control(driver, "Pair with device").click()
+        wait_for(lambda: driver.find_element(By.ID, "device-status").text == "Device connected")
+    control(driver, "Start new measurement").click()
+    check(wait_for(lambda: path_of(driver) == "/measurements/new"), f"start ended on {driver.current_url}")
+
+
 def drafts_and_dialogs(app, check, screenshots):
     """Issue 44's screens, by keyboard, with axe and pictures: the Stop card while
     recording; Discard's question (Enter opens it, Escape cancels and gives the focus back,
@@ -914,11 +924,7 @@ def drafts_and_dialogs(app, check, screenshots):
     with Browser(1280, 900) as browser:
         driver = browser.driver
         check(register(driver, app, "nina@example.com"), "Nina's Register did not reach Main")
-        if visible(driver.find_elements(By.XPATH, "//button[normalize-space()='Pair with device']")):
-            control(driver, "Pair with device").click()
-            wait_for(lambda: driver.find_element(By.ID, "device-status").text == "Device connected")
-        control(driver, "Start new measurement").click()
-        check(wait_for(lambda: path_of(driver) == "/measurements/new"), f"start ended on {driver.current_url}")
+        start_recording(driver, check)
         wait_for(lambda: int(driver.find_element(By.ID, "frames").text) > 0)
 
         def recording():
@@ -1006,11 +1012,7 @@ def administrator_release(app, check):
         check(register(olga, app, "olga@example.com"), "Olga's Register did not reach Main")
         check(register(pete, app, "pete@example.com"), "Pete's Register did not reach Main")
         olga.get(app.url + "/")
-        if visible(olga.find_elements(By.XPATH, "//button[normalize-space()='Pair with device']")):
-            control(olga, "Pair with device").click()
-            wait_for(lambda: olga.find_element(By.ID, "device-status").text == "Device connected")
-        control(olga, "Start new measurement").click()
-        check(wait_for(lambda: path_of(olga) == "/measurements/new"), f"start ended on {olga.current_url}")
+        start_recording(olga, check)
         pete.get(app.url + "/")
         check(wait_for(lambda: pete.find_element(By.ID, "device-status").text == "Device busy"),
               "Pete's Main does not say Device busy")
@@ -1060,11 +1062,7 @@ def data_loss(app, check):
     with Browser(1280, 900) as browser:
         driver = browser.driver
         check(register(driver, app, "kate@example.com"), "Kate's Register did not reach Main")
-        if visible(driver.find_elements(By.XPATH, "//button[normalize-space()='Pair with device']")):
-            control(driver, "Pair with device").click()
-            wait_for(lambda: driver.find_element(By.ID, "device-status").text == "Device connected")
-        control(driver, "Start new measurement").click()
-        check(wait_for(lambda: path_of(driver) == "/measurements/new"), f"start ended on {driver.current_url}")
+        start_recording(driver, check)
         time.sleep(4)
         seen = int(driver.find_element(By.ID, "frames").text)
         cookies = driver.get_cookies()
