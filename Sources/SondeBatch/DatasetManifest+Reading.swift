@@ -22,15 +22,12 @@ extension DatasetManifest {
             throw SondeError(.io, "\(path): cannot read the manifest")
         }
         var contents = Contents()
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        struct Kind: Decodable { var type: String }
         let lines = data.split(separator: 10, omittingEmptySubsequences: false)
         /// The number of an unreadable line that must be followed by a `run` line.
         var torn: Int?
         for (offset, line) in lines.enumerated() where !line.isEmpty {
             let number = offset + 1
-            guard let kind = try? decoder.decode(Kind.self, from: line) else {
+            guard let type = lineType(line) else {
                 let isLast = offset == lines.count - 1
                 contents.warnings.append(
                     "\(path), line \(number): \(isLast ? "cut short" : "not readable") (a run killed while writing it?); ignored"
@@ -38,15 +35,15 @@ extension DatasetManifest {
                 torn = number
                 continue
             }
-            if let tornLine = torn, kind.type != "run" {
+            if let tornLine = torn, type != "run" {
                 throw Damaged(
                     path: path,
                     reason: "line \(tornLine) is damaged and line \(number) does not start a new run")
             }
             torn = nil
-            switch kind.type {
+            switch type {
             case "run":
-                var run = try decode(Run.self, line, decoder, path, number)
+                var run = try decode(line, path, number) { try Run(reading: &$0) }
                 var section = Section(run: run)
                 if run.sameInputs == true, let previous = contents.sections.last {
                     section.inputs = previous.inputs
@@ -58,9 +55,9 @@ extension DatasetManifest {
                 contents.sections.append(section)
             case "input" where !contents.sections.isEmpty:
                 contents.sections[contents.sections.count - 1].inputs.append(
-                    try decode(Input.self, line, decoder, path, number))
+                    try decode(line, path, number) { try Input(reading: &$0) })
             case "result" where !contents.sections.isEmpty:
-                let result = try decode(Result.self, line, decoder, path, number)
+                let result = try decode(line, path, number) { try Result(reading: &$0) }
                 contents.sections[contents.sections.count - 1].results[result.index] = result
             default:
                 throw SondeError(.invalidInput, "\(path), line \(number): not a sonde manifest line")
@@ -72,11 +69,11 @@ extension DatasetManifest {
         return contents
     }
 
-    private static func decode<T: Decodable>(
-        _ type: T.Type, _ line: Data.SubSequence, _ decoder: JSONDecoder, _ path: String, _ number: Int
+    private static func decode<T>(
+        _ line: Data.SubSequence, _ path: String, _ number: Int, _ body: (inout Reader) throws -> T
     ) throws -> T {
         do {
-            return try decoder.decode(type, from: line)
+            return try JSONText.read(line, what: "\(path), line \(number)", body)
         } catch {
             throw SondeError(.invalidInput, "\(path), line \(number): not a sonde manifest line")
         }

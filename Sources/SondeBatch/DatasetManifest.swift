@@ -8,7 +8,7 @@ import SondeIO
 
 /// Every setting that changes an output's numbers or bytes; a rerun into the same folder
 /// must have the same, or its outputs would mix.
-public struct DatasetSettings: Decodable, Equatable, Sendable {
+public struct DatasetSettings: Equatable, Sendable {
     public var window: Int
     public var hop: Int
     public var filters: [String]
@@ -54,7 +54,7 @@ public struct DatasetSettings: Decodable, Equatable, Sendable {
 }
 
 /// A line of the manifest, written with `JSONValue` (keys in snake case, sorted; absent
-/// values left out) and read back with `JSONDecoder`.
+/// values left out) and read back by `DatasetManifest+Lines`.
 public protocol ManifestLine {
     var json: JSONValue { get }
 }
@@ -75,7 +75,7 @@ public protocol ManifestLine {
 /// Each shard writes its own file (`manifest.jsonl`, or `manifest-K-of-N.jsonl`), so
 /// shards sharing a folder never write the same file.
 public struct DatasetManifest {
-    public struct Run: Decodable, Equatable, Sendable, ManifestLine {
+    public struct Run: Equatable, Sendable, ManifestLine {
         public var type = "run"
         public var sonde: String
         public var build: String
@@ -116,7 +116,7 @@ public struct DatasetManifest {
         }
     }
 
-    public struct Input: Decodable, Equatable, Sendable, ManifestLine {
+    public struct Input: Equatable, Sendable, ManifestLine {
         public var type = "input"
         public var index: Int
         /// The `file` column, with bytes that are not UTF-8 written `\xHH`.
@@ -162,11 +162,11 @@ public struct DatasetManifest {
         }
     }
 
-    public enum Status: String, Decodable, Sendable {
+    public enum Status: String, Sendable {
         case ok, skipped, failed
     }
 
-    public struct Result: Decodable, Equatable, Sendable, ManifestLine {
+    public struct Result: Equatable, Sendable, ManifestLine {
         public var type = "result"
         public var index: Int
         public var status: Status

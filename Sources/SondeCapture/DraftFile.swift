@@ -12,26 +12,7 @@ import SondeMeasurements
 /// frame count and its values, little-endian. Written to a temporary name, synced and
 /// renamed, so a crash leaves the old file or the whole new one.
 enum DraftFile {
-    struct Header: Codable {
-        var format = 1
-        var id: String
-        var owner: Int64
-        var deviceID: String
-        var settings: String
-        var channelNames: [String]
-        var columns: [String]
-        var recordedAtBits: UInt64?
-        var frames: Int
-        var endedAtBits: UInt64
-        var reason: String
-        var fileName: String
-        var hop: Int
-        /// "seconds" or "wallClock", with the clock's rate and offset or epoch.
-        var clock: String
-        var clockRateBits: UInt64
-        var clockOffsetBits: UInt64
-        var batches: Int
-    }
+    // `Header` (DraftFile+Header.swift): the JSON line before the records.
 
     static func write(_ draft: CaptureDraft, batches: [RecordBatch], to url: URL) throws {
         var bytes = try headerLine(draft, first: batches.first, batches: batches.count)
@@ -87,7 +68,7 @@ enum DraftFile {
             frames: draft.frames, endedAtBits: draft.endedAt.bitPattern, reason: draft.reason,
             fileName: first?.fileName ?? draft.capture.deviceID, hop: first?.hop ?? 1, clock: clock.0,
             clockRateBits: clock.1.bitPattern, clockOffsetBits: clock.2.bitPattern, batches: batches)
-        var bytes = [UInt8](try JSONEncoder().encode(header))
+        var bytes = Array(header.json.text.utf8)
         bytes.append(UInt8(ascii: "\n"))
         return bytes
     }
@@ -160,17 +141,14 @@ enum DraftFile {
 
     private static func readHeader(_ data: Data, url: URL) throws -> (Header, Int) {
         guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { throw damaged(url, "no header line") }
-        do {
-            let header = try JSONDecoder().decode(Header.self, from: data[data.startIndex..<newline])
-            guard header.format == 1, header.id == url.deletingPathExtension().lastPathComponent else {
-                throw damaged(url, "an unknown format or another draft's id")
-            }
-            return (header, newline - data.startIndex + 1)
-        } catch let error as SondeError {
-            throw error
-        } catch {
-            throw damaged(url, "its header is not a draft's")
+        guard
+            let header = try? JSONText.read(
+                data[data.startIndex..<newline], what: url.path, { try Header(reading: &$0) })
+        else { throw damaged(url, "its header is not a draft's") }
+        guard header.format == 1, header.id == url.deletingPathExtension().lastPathComponent else {
+            throw damaged(url, "an unknown format or another draft's id")
         }
+        return (header, newline - data.startIndex + 1)
     }
 
     private static func draft(_ header: Header) -> CaptureDraft {

@@ -31,8 +31,7 @@ public enum MeasurementIndex {
 
     /// Settings that are valid JSON go in as JSON; anything else as a string.
     private static func embedded(_ text: String) -> JSONValue {
-        let data = Data(text.utf8)
-        guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+        guard (try? JSONText.read(text.utf8, what: "settings", { try $0.value() })) != nil else {
             return .string(text)
         }
         return .verbatim(text.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -7,9 +7,11 @@ import SondeCore
 /// as the label, so nothing saved is hidden; text that is not a JSON object is one row.
 public enum SavedSettingsRows {
     public static func rows(_ text: String) -> [(label: String, value: String)] {
-        guard let data = text.data(using: .utf8),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return [("Saved settings", text)] }
+        guard case .object(let members)? = try? JSONText.value(text, what: "saved settings") else {
+            return [("Saved settings", text)]
+        }
+        var object: [String: JSONValue] = [:]
+        for member in members { object[member.key] = member.value }
         var rows: [(label: String, value: String)] = []
         for (key, label) in order where object[key] != nil {
             rows.append((label: label, value: value(object[key], key: key)))
@@ -29,9 +31,9 @@ public enum SavedSettingsRows {
         ("reference", "Level reference (0 dB)"), ("sonde", "sonde version"),
     ]
 
-    private static func value(_ any: Any?, key: String) -> String {
-        switch any {
-        case let list as [Any]:
+    private static func value(_ json: JSONValue?, key: String) -> String {
+        switch json {
+        case .array(let list)?:
             if list.isEmpty { return key == "features" ? "all" : "none" }
             let items = list.map { value($0, key: "") }
             if key == "bands" {
@@ -39,19 +41,18 @@ public enum SavedSettingsRows {
                     .joined(separator: ", ")
             }
             return items.joined(separator: key == "filters" ? ", then " : ", ")
-        case let string as String:
+        case .string(let string)?:
             return string + (key == "velocity_band" ? " Hz" : "")
-        case let whole as Int:
+        case .integer(let whole)?:
             return "\(whole)" + (units[key].map { " " + $0 } ?? "")
-        case let number as Double:
+        case .number(let number)?:
             return number.compactDescription + (units[key].map { " " + $0 } ?? "")
-        case let number as NSNumber:
-            // The settings hold no booleans; a number reads as `sonde` writes it (25600, 0.5).
-            return number.doubleValue.compactDescription + (units[key].map { " " + $0 } ?? "")
-        case nil, is NSNull:
+        case .bool(let flag)?:
+            return flag ? "yes" : "no"
+        case nil, .null?:
             return "none"
-        default:
-            return "\(any ?? "")"
+        case .object?, .verbatim?:
+            return json?.text ?? ""
         }
     }
 

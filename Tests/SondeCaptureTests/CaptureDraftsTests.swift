@@ -79,4 +79,53 @@ import _SondeTestSupport
             #expect(!CaptureDraft.isValidID(id))
         }
     }
+
+    /// The header line as sonde wrote it before its own JSON reader (Foundation's
+    /// `JSONEncoder`: other key order, `\/` escapes) still reads, with the same bits; and
+    /// `JSONDecoder` reads the line sonde writes now, field for field.
+    @Test func aHeaderWrittenByJSONEncoderReadsAlike() throws {
+        struct OldHeader: Codable, Equatable {
+            var format: Int
+            var id: String
+            var owner: Int64
+            var deviceID: String
+            var settings: String
+            var channelNames: [String]
+            var columns: [String]
+            var recordedAtBits: UInt64?
+            var frames: Int
+            var endedAtBits: UInt64
+            var reason: String
+            var fileName: String
+            var hop: Int
+            var clock: String
+            var clockRateBits: UInt64
+            var clockOffsetBits: UInt64
+            var batches: Int
+        }
+        let directory = try TestScratch.folder("sonde-drafts-old")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let drafts = try CaptureDrafts(directory: directory)
+        let capture = MeasurementCapture(
+            deviceID: "dev/1", settings: #"{"window":1024,"path":"a/b"}"#, comment: "", channelNames: ["x/y", "é"],
+            columns: ["rms", "peak"], recordedAt: -0.1)
+        let batch = RecordBatch(
+            fileName: "dev/1", channelNames: ["x/y", "é"], columnCount: 2, firstFrame: 4, frameCount: 1, hop: 512,
+            clock: .seconds(sampleRate: 25600.5, offset: .pi), values: [.nan, -0.0, .infinity, .leastNonzeroMagnitude])
+        let id = String(repeating: "c", count: 32)
+        let kept = try drafts.keep(
+            id: id, owner: UserID(Int64.max), capture: capture, batches: [batch], endedAt: 1.1e9, reason: "the limit")
+        let file = directory.appendingPathComponent(id + ".draft")
+        let bytes = try Data(contentsOf: file)
+        let newline = try #require(bytes.firstIndex(of: 10))
+        let header = try JSONDecoder().decode(OldHeader.self, from: bytes[..<newline])
+        #expect(header.endedAtBits == (1.1e9).bitPattern && header.clockOffsetBits == Double.pi.bitPattern)
+        #expect(header.owner == Int64.max && header.recordedAtBits == (-0.1).bitPattern)
+        let old = try JSONEncoder().encode(header)
+        #expect(old != bytes[..<newline], "the old writer's bytes differ from the new one's")
+        try (old + bytes[newline...]).write(to: file)
+        let reopened = try CaptureDrafts(directory: directory)
+        #expect(reopened.damaged.isEmpty)
+        #expect(reopened.drafts(for: UserID(Int64.max)) == [kept])
+    }
 }

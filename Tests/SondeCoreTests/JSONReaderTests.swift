@@ -5,16 +5,6 @@ import Testing
 /// The JSON reader beside the writer: what `JSONValue` writes reads back value by value,
 /// unknown values are skipped, and malformed text fails naming its byte.
 @Suite struct JSONReaderTests {
-    /// Numbers by `strtod`, whose results sonde's own scanner (SondeIO's) gives exactly.
-    private struct StrtodNumbers: JSONNumberScanner {
-        func number(at start: UnsafePointer<UInt8>) -> (value: Double, end: UnsafePointer<UInt8>)? {
-            var end: UnsafeMutablePointer<CChar>?
-            let value = start.withMemoryRebound(to: CChar.self, capacity: 1) { strtod($0, &end) }
-            guard let end, UnsafeRawPointer(end) != UnsafeRawPointer(start) else { return nil }
-            return (value, UnsafeRawPointer(end).assumingMemoryBound(to: UInt8.self))
-        }
-    }
-
     private func read<T>(_ text: String, _ body: (inout JSONReader<StrtodNumbers>) throws -> T) throws -> T {
         var bytes = Array(text.utf8)
         bytes.append(0)
@@ -77,5 +67,53 @@ import Testing
                 }
             })
         #expect(error.message == message)
+    }
+
+    /// Whole numbers in plain digits read exactly, past 2^53 where a double rounds (a
+    /// manifest's nanosecond times, a draft's bit patterns); other spellings still read.
+    @Test func wholeNumbersAndBitPatternsReadExactly() throws {
+        let nanoseconds = 1_764_403_200_123_456_789
+        let text = JSONValue.object([
+            "mtime": .integer(nanoseconds), "min": .integer(Int.min), "bits": .verbatim(String(UInt64.max)),
+            "pi": .verbatim(String(Double.pi.bitPattern)), "spelled": .verbatim("1e3"),
+        ]).text
+        let read = try read(text) { reader in
+            var values: [String: String] = [:]
+            try reader.object { key, reader in
+                switch key {
+                case "mtime", "min", "spelled":
+                    values[String(decoding: key.bytes, as: UTF8.self)] = "\(try reader.integer())"
+                default: values[String(decoding: key.bytes, as: UTF8.self)] = "\(try reader.unsignedInteger())"
+                }
+            }
+            return values
+        }
+        #expect(read["mtime"] == "\(nanoseconds)" && Int(exactly: Double(nanoseconds)) != nanoseconds)
+        #expect(read["min"] == "\(Int.min)" && read["spelled"] == "1000")
+        #expect(read["bits"] == "\(UInt64.max)" && read["pi"] == "\(Double.pi.bitPattern)")
+        #expect(throws: SondeError.self) { try self.read("18446744073709551616") { _ = try $0.unsignedInteger() } }
+        #expect(throws: SondeError.self) { try self.read("-1") { _ = try $0.unsignedInteger() } }
+        #expect(throws: SondeError.self) { try self.read("9223372036854775808") { _ = try $0.integer() } }
+    }
+
+    /// `value()` reads any text back to the tree `JSONValue` wrote, in its order; booleans
+    /// and nulls read by name.
+    @Test func anyValueReadsBackAsTheTreeWritten() throws {
+        let tree = JSONValue.object([
+            "z": .array([.bool(true), .bool(false), .null, .integer(-3), .number(0.1), .number(-2.5e-300)]),
+            "a": .object(["nested": .strings(["é", "\"/"])]), "n": .integer(Int.max),
+        ])
+        #expect(try JSONText.value(tree.text, what: "t") == tree)
+        #expect(try JSONText.value(" [ true , null ] ", what: "t") == .array([.bool(true), .null]))
+        #expect(
+            try read(" [true, false, null] ") { reader in
+                var flags: [Bool?] = []
+                try reader.array { flags.append($0.takeNull() ? nil : try $0.bool()) }
+                return flags
+            } == [true, false, nil])
+        let error = try #require(throws: SondeError.self) { try JSONText.value(#"{"a":tru}"#, what: "t") }
+        #expect(error.message == "t, byte 5: expected true or false")
+        let after = try #require(throws: SondeError.self) { try JSONText.value("[1] x", what: "t") }
+        #expect(after.message == "t, byte 4: text after the value")
     }
 }

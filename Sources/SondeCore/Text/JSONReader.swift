@@ -122,11 +122,42 @@ package struct JSONReader<Numbers: JSONNumberScanner> {
         return value
     }
 
+    /// A whole number: plain digits exactly (a nanosecond time passes 2^53, where a double
+    /// would round it), any other spelling ("1e3", "2.0") through `number()`.
     @inlinable
     package mutating func integer() throws -> Int {
+        skipSpace()
+        let negative = position < end && position.pointee == UInt8(ascii: "-")
+        if let (magnitude, next) = digits(from: negative ? position + 1 : position),
+            let value = negative ? Int(exactly: -Int128(magnitude)) : Int(exactly: magnitude)
+        {
+            position = next
+            return value
+        }
         let value = try number()
         guard let integer = Int(exactly: value) else { throw failure("expected a whole number") }
         return integer
+    }
+
+    /// Plain digits from `first` (no sign, fraction or exponent after them) as an exact
+    /// value, and the byte after them; nil for any other text or more than 64 bits.
+    @inlinable
+    func digits(from first: UnsafePointer<UInt8>) -> (UInt64, UnsafePointer<UInt8>)? {
+        var next = first
+        var value: UInt64 = 0
+        while next < end, (next.pointee &- 0x30) <= 9 {
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(next.pointee &- 0x30))
+            guard !overflow, !carry else { return nil }
+            value = sum
+            next += 1
+        }
+        guard next > first else { return nil }
+        if next < end {
+            let byte = next.pointee
+            guard byte != UInt8(ascii: "."), byte | 0x20 != UInt8(ascii: "e") else { return nil }
+        }
+        return (value, next)
     }
 
     /// A string, with every JSON escape (surrogate pairs included) decoded.

@@ -33,11 +33,8 @@ public struct FileDeviceConnection: DeviceConnectionService {
 
     public func current() throws -> PairedDevice? {
         guard let bytes = try SmallFile.read(file.path, limit: 1 << 20, what: "pairing file") else { return nil }
-        let data = Data(bytes)
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
         do {
-            return try decoder.decode(PairedDevice.self, from: data)
+            return try JSONText.read(bytes, what: file.path) { try PairedDevice(reading: &$0) }
         } catch {
             throw SondeError(.invalidInput, "\(file.path) is damaged; run sonde device unpair, then sonde device pair")
         }

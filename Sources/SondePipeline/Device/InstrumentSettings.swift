@@ -3,8 +3,8 @@ public import SondeCore
 /// A real instrument a user paired (issue 46): an ALSA capture device or an acquisition
 /// program writing raw samples to its standard output. The simulated pump needs none of
 /// this; `PairedDevice.instrument` is nil for it.
-public struct InstrumentSettings: Codable, Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable {
+public struct InstrumentSettings: Sendable, Equatable {
+    public enum Kind: String, Sendable {
         /// A libasound PCM: `hw:1,0`, `plughw:CARD=Mic`, a name from the ALSA configuration.
         case alsa
         /// A command line run with `/bin/sh -c` for each capture; its stdout is the samples.
@@ -45,6 +45,29 @@ public struct InstrumentSettings: Codable, Sendable, Equatable {
             let hex = String(hash & 0xFFFF_FFFF, radix: 16)
             return "command-" + String(repeating: "0", count: 8 - hex.count) + hex
         }
+    }
+
+    /// Reads `json`'s object (inside `device.json`).
+    init(reading reader: inout JSONReader<StrtodNumbers>) throws {
+        var kind: Kind?
+        var address: String?
+        var sampleRate: Int?
+        var channels: Int?
+        var sampleType: SampleFormat?
+        try reader.object { key, reader in
+            switch key {
+            case "kind": kind = Kind(rawValue: try reader.string())
+            case "address": address = try reader.string()
+            case "sampleRate": sampleRate = try reader.integer()
+            case "channels": channels = try reader.integer()
+            case "sampleType": sampleType = SampleFormat(rawValue: try reader.string())
+            default: try reader.skipValue()
+            }
+        }
+        guard let kind, let address, let sampleRate, let channels, let sampleType else {
+            throw reader.failure("an instrument without its kind, address, rate, channels or sample type")
+        }
+        self.init(kind: kind, address: address, sampleRate: sampleRate, channels: channels, sampleType: sampleType)
     }
 
     var json: JSONValue {

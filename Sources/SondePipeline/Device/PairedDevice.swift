@@ -4,7 +4,7 @@ import SondeCore
 /// The device a user has paired with: what `sonde device status` reports and what
 /// `sonde stream`, `sonde measure` and the app read from when no input is named. The one
 /// device concept: the simulated pump (a profile and a seed) or a real instrument.
-public struct PairedDevice: Decodable, Sendable, Equatable {
+public struct PairedDevice: Sendable, Equatable {
     public var id: String
     /// Where the profile came from (a path, or `default`); empty for a real instrument.
     public var profileSource: String
@@ -42,7 +42,7 @@ public struct PairedDevice: Decodable, Sendable, Equatable {
         return "simulated \(name)"
     }
 
-    /// `device.json`'s text: written with `JSONValue`, read back with `JSONDecoder`.
+    /// `device.json`'s text: written with `JSONValue`, read back by `init(reading:)`.
     var json: JSONValue {
         var members: [JSONValue.Member] = [
             .init("id", .string(id)), .init("pairedAt", .string(pairedAt.formatted(.iso8601))),
@@ -51,6 +51,33 @@ public struct PairedDevice: Decodable, Sendable, Equatable {
         ]
         if let instrument { members.append(.init("instrument", instrument.json)) }
         return .object(members)
+    }
+
+    /// Reads `json`'s object; keys in any order, unknown keys skipped (a later sonde's).
+    /// - Throws: `SondeError(.invalidInput)` when a field is missing or of the wrong kind.
+    init(reading reader: inout JSONReader<StrtodNumbers>) throws {
+        var id: String?
+        var profileSource: String?
+        var profileText: String?
+        var seed: UInt64?
+        var pairedAt: String?
+        var instrument: InstrumentSettings?
+        try reader.object { key, reader in
+            switch key {
+            case "id": id = try reader.string()
+            case "profileSource": profileSource = try reader.string()
+            case "profileText": profileText = try reader.string()
+            case "seed": seed = try reader.unsignedInteger()
+            case "pairedAt": pairedAt = try reader.string()
+            case "instrument": instrument = reader.takeNull() ? nil : try InstrumentSettings(reading: &reader)
+            default: try reader.skipValue()
+            }
+        }
+        guard let id, let profileSource, let profileText, let seed, let pairedAt,
+            let date = try? Date(pairedAt, strategy: .iso8601)
+        else { throw reader.failure("a pairing without its id, profile, seed or time") }
+        self.init(id: id, profileSource: profileSource, profileText: profileText, seed: seed, pairedAt: date)
+        self.instrument = instrument
     }
 
     /// The simulated device this pairing describes.
