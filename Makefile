@@ -1,6 +1,6 @@
 # Fresh-machine entry points: `make demo` and `make test` install what is missing first.
 # python3-venv: the test scripts run in a virtual environment (Tests/requirements.txt).
-APT_PACKAGES := libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev libmatio-dev libhdf5-dev libasound2-dev pkg-config python3 python3-venv
+APT_PACKAGES := libargon2-dev libfftw3-dev libsndfile1-dev libsqlite3-dev libzstd-dev libmatio-dev libhdf5-dev libasound2-dev pkg-config python3 python3-venv
 # Only `make test` needs a browser (Tests/Browser).
 BROWSER_APT_PACKAGES := chromium chromium-driver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

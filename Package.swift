@@ -71,6 +71,12 @@ let package = Package(
             providers: [.apt(["libzstd-dev"])]
         ),
         // MATLAB files (v4, v5, v7, v7.3) and HDF5 recordings: the libraries made for them.
+        // Password hashes: Argon2id (RFC 9106) through its reference library.
+        .systemLibrary(
+            name: "CArgon2",
+            pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"])]
+        ),
         .systemLibrary(
             name: "CMatio",
             pkgConfig: "matio",
@@ -122,7 +128,7 @@ let package = Package(
         .target(
             name: "SondeAccounts",
             dependencies: [
-                "SondeCore",
+                "SondeCore", "CArgon2",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]

@@ -117,13 +117,7 @@ public struct LocalAuthenticationService: AuthenticationService {
         return UserSession(token: token.text, account: account, expiresAt: expires)
     }
 
-    /// A well-formed hash with the current parameters that no password matches (its key is
-    /// all zeros, which scrypt never outputs in practice).
-    private func dummyHash() -> String {
-        EncodedHash(
-            parameters: hasher.parameters,
-            salt: [UInt8](repeating: 0, count: PasswordHasher.saltByteCount),
-            key: [UInt8](repeating: 0, count: PasswordHasher.keyByteCount)
-        ).text
-    }
+    /// A well-formed hash with the current cost that no password matches: an unknown
+    /// address costs a login the same time as a known one.
+    private func dummyHash() -> String { hasher.unmatchableHash() }
 }

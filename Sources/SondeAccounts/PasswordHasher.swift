@@ -4,31 +4,34 @@ import Dispatch
 import Foundation
 import SondeCore
 
-/// scrypt password hashes in the PHC string format:
-/// `$scrypt$ln=17,r=8,p=1$<salt>$<key>` (unpadded standard base64, 16-byte salt, 32-byte key).
+/// Password hashes in the PHC string format: Argon2id for new ones
+/// (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<key>`, made and checked by libargon2), scrypt
+/// for those made before (`$scrypt$ln=17,r=8,p=1$<salt>$<key>`), which still verify and
+/// are re-hashed at the next login (`needsRehash`). Unpadded standard base64, 16-byte
+/// salt, 32-byte key.
 ///
-/// Hashing takes a large fraction of a second and 128 MiB by design, so it runs on
-/// blocking threads, never on Swift's cooperative pool (where it would stall every other
-/// task, the web's pages included), and at most `maxConcurrentHashes` at a time (so a burst
-/// of logins cannot take gigabytes). Copies of a hasher share its limit.
+/// Hashing takes tens of milliseconds (scrypt's, hundreds) and megabytes by design, so it
+/// runs on blocking threads, never on Swift's cooperative pool (where it would stall every
+/// other task, the web's pages included), and at most `maxConcurrentHashes` at a time (so
+/// a burst of logins cannot take gigabytes). Copies of a hasher share its limit.
 public struct PasswordHasher: Sendable {
     /// The cost of new hashes; existing hashes verify with their own.
-    public var parameters: ScryptParameters
+    public var parameters: PasswordCost
     static let saltByteCount = 16
     static let keyByteCount = 32
     private let slots: HashingSlots
-    /// For tests: called on the hashing thread as each scrypt run starts (true) and ends (false).
+    /// For tests: called on the hashing thread as each hash starts (true) and ends (false).
     package var hashingProbe: (@Sendable (_ started: Bool) -> Void)?
 
     /// - Parameters:
     ///   - maxConcurrentHashes: hashes running at once, at least 1; the cores, by default
-    ///     (more only share them, at 128 MiB each).
+    ///     (more only share them).
     ///   - waitLimit: how long a caller waits for a slot before `AccountError.busy`; nil
     ///     waits as long as it takes (the CLI, with one login at a time).
     ///   - queueLimit: callers that may wait at once; the next is refused with
     ///     `AccountError.busy` at once (a waiter costs no memory, but a flood must end).
     public init(
-        parameters: ScryptParameters = .production,
+        parameters: PasswordCost = .production,
         maxConcurrentHashes: Int = PasswordHasher.coreCount, waitLimit: Duration? = nil, queueLimit: Int = .max
     ) {
         self.parameters = parameters
@@ -51,44 +54,75 @@ public struct PasswordHasher: Sendable {
     public func hash(_ password: String) async throws -> String {
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<Self.saltByteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let key = try await derive(password, salt: salt, parameters: parameters)
-        return EncodedHash(parameters: parameters, salt: salt, key: key).text
+        switch parameters {
+        case .argon2id(let cost):
+            return try await run { try Argon2Hash.encode(password, salt: salt, cost: cost) }
+        case .scrypt(let cost):
+            let key = try await run { try Self.scrypt(password, salt: salt, cost: cost) }
+            return EncodedHash(parameters: cost, salt: salt, key: key).text
+        }
     }
 
     /// Whether `password` gives `encoded`, compared in constant time.
     /// - Throws: `SondeError(.invalidInput)` when `encoded` is not a hash this type wrote;
     ///   `AccountError.busy` when no slot frees within the wait limit.
     public func verify(_ password: String, against encoded: String) async throws -> Bool {
+        if Argon2Hash.holds(encoded) {
+            _ = try Argon2Hash.parameters(of: encoded)
+            return try await run { try Argon2Hash.verify(password, against: encoded) }
+        }
         let stored = try EncodedHash(parsing: encoded)
-        let key = try await derive(password, salt: stored.salt, parameters: stored.parameters)
+        let key = try await run { try Self.scrypt(password, salt: stored.salt, cost: stored.parameters) }
         return constantTimeEquals(key, stored.key)
     }
 
-    /// Whether `encoded` was made with a lower cost than `parameters` (re-hash it at the
-    /// next login, while the password is at hand).
+    /// Whether `encoded` was made otherwise or with a lower cost than `parameters` (re-hash
+    /// it at the next login, while the password is at hand).
     public func needsRehash(_ encoded: String) -> Bool {
-        guard let stored = try? EncodedHash(parsing: encoded) else { return true }
-        return !stored.parameters.isAtLeast(parameters)
+        switch parameters {
+        case .argon2id(let cost):
+            guard let stored = try? Argon2Hash.parameters(of: encoded) else { return true }
+            return !stored.isAtLeast(cost)
+        case .scrypt(let cost):
+            guard let stored = try? EncodedHash(parsing: encoded) else { return true }
+            return !stored.parameters.isAtLeast(cost)
+        }
     }
 
-    private func derive(_ password: String, salt: [UInt8], parameters: ScryptParameters) async throws -> [UInt8] {
+    /// A well-formed hash at `parameters` whose key is all zeros, which neither KDF
+    /// outputs in practice: what a login for an unknown address is checked against.
+    func unmatchableHash() -> String {
+        let salt = [UInt8](repeating: 0, count: Self.saltByteCount)
+        let key = [UInt8](repeating: 0, count: Self.keyByteCount)
+        switch parameters {
+        case .argon2id(let cost):
+            return "\(Argon2Hash.prefix)v=19$\(cost)$\(EncodedHash.encode(salt))$\(EncodedHash.encode(key))"
+        case .scrypt(let cost):
+            return EncodedHash(parameters: cost, salt: salt, key: key).text
+        }
+    }
+
+    private static func scrypt(_ password: String, salt: [UInt8], cost: ScryptParameters) throws -> [UInt8] {
+        do {
+            let key = try KDF.Scrypt.deriveKey(
+                from: Array(password.utf8), salt: salt, outputByteCount: keyByteCount, rounds: 1 << cost.logN,
+                blockSize: cost.blockSize, parallelism: cost.parallelism)
+            return key.withUnsafeBytes { Array($0) }
+        } catch {
+            throw SondeError(.io, "cannot hash a password with scrypt \(cost)", underlying: error)
+        }
+    }
+
+    /// Runs `work` on a hashing thread once a slot is free.
+    private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await slots.acquire()
         let probe = hashingProbe
         let started = ContinuousClock.now
         let result = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<[UInt8], SondeError>, Never>) in
+            (continuation: CheckedContinuation<Result<T, any Error>, Never>) in
             Self.queue.async {
                 probe?(true)
-                let result = Result {
-                    let key = try KDF.Scrypt.deriveKey(
-                        from: Array(password.utf8), salt: salt, outputByteCount: Self.keyByteCount,
-                        rounds: 1 << parameters.logN, blockSize: parameters.blockSize,
-                        parallelism: parameters.parallelism
-                    )
-                    return key.withUnsafeBytes { Array($0) }
-                }.mapError { error in
-                    SondeError(.io, "cannot hash a password with scrypt \(parameters)", underlying: error)
-                }
+                let result = Result { try work() }
                 probe?(false)
                 continuation.resume(returning: result)
             }
@@ -134,7 +168,7 @@ struct EncodedHash: Equatable {
 
     var text: String { "$scrypt$\(parameters)$\(Self.encode(salt))$\(Self.encode(key))" }
 
-    private static func encode(_ bytes: [UInt8]) -> String {
+    static func encode(_ bytes: [UInt8]) -> String {
         String(Data(bytes).base64EncodedString().prefix { $0 != "=" })
     }
 

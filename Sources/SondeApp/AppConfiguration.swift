@@ -20,7 +20,7 @@ public struct AppConfiguration: Sendable {
     public var version: String
     /// The columns a measurement's report page draws over time (`sonde report`'s default).
     public var reportTrends: [String]
-    /// Logins hashed at once (each scrypt hash takes 128 MiB).
+    /// Logins hashed at once (each Argon2id hash takes 19 MiB).
     public var concurrentLogins: Int
     /// Seconds a login waits for a free hashing slot before it is answered 503 with Retry-After.
     public var loginWaitSeconds: Double

@@ -119,7 +119,7 @@ public final class AppServer: Sendable {
 
     static func makeEnvironment(_ configuration: AppConfiguration, address: PublicAddress) throws -> AppEnvironment {
         // The services every command opens (`LocalServices`), with the server's profile: a
-        // connection pool, at most `concurrentLogins` scrypt hashes at once with a bounded
+        // connection pool, at most `concurrentLogins` password hashes at once with a bounded
         // wait and queue (a login past them is answered 503), reset links to this app.
         let services = try LocalServices.open(
             .server(

@@ -27,7 +27,7 @@ public struct LocalServices: Sendable {
     ///     (and `PGPASSWORD`, `PGPASSFILE` for PostgreSQL) are read.
     ///   - database: `--database`: `sqlite:PATH` or `postgres://...` (`StoreURL`); nil:
     ///     `SONDE_DATABASE_URL`, else the SQLite file under `SondeHome`.
-    /// - Throws: `SondeError` when the home, the store or the scrypt setting is unusable.
+    /// - Throws: `SondeError` when the home, the store or the test's hash cost is unusable.
     public static func open(
         _ profile: ServiceProfile = .command, environment: [String: String] = ProcessInfo.processInfo.environment,
         database: String? = nil
@@ -45,7 +45,7 @@ public struct LocalServices: Sendable {
         let url = try StoreURL.resolve(option: database, defaultSQLitePath: home.databasePath, environment: environment)
         let stores = try StoreFactory.open(
             url, postgresConnections: profile.postgresConnections, afterBatchInserted: afterBatchInserted)
-        let parameters = try ScryptParameters.fromEnvironment(environment)
+        let parameters = try PasswordCost.fromEnvironment(environment)
         let hasher: PasswordHasher
         let mailer: OutboxMailer
         switch profile {
@@ -53,7 +53,7 @@ public struct LocalServices: Sendable {
             hasher = PasswordHasher(parameters: parameters)
             mailer = OutboxMailer(directory: home.outboxDirectory)
         case .server(let limits):
-            // One hasher for the process: at most `concurrentHashes` scrypt hashes (128 MiB
+            // One hasher for the process: at most `concurrentHashes` hashes (Argon2id's 19 MiB
             // each) at once; up to `hashQueue` more wait their turn (a waiter holds no
             // memory), and one that waits longer than `hashWait`, or finds the queue full,
             // is refused. 20 logins at once on 2 cores all pass (issue 44, item 9).

@@ -12,7 +12,7 @@ public enum ServiceProfile: Sendable {
 
     /// The server's bounds on what many users at once may take.
     public struct ServerLimits: Sendable {
-        /// scrypt hashes at once (128 MiB each).
+        /// password hashes at once (19 MiB each, Argon2id).
         public var concurrentHashes: Int
         /// How long a login waits for a free hashing slot before it is answered 503.
         public var hashWait: Duration

@@ -1,6 +1,6 @@
 """The app of `sonde serve` as people use it, in headless Chromium (Selenium).
 
-Starts `sonde serve` on a free loopback port with its own SONDE_HOME (and a cheap scrypt
+Starts `sonde serve` on a free loopback port with its own SONDE_HOME (and a cheap test
 cost, SONDE_SCRYPT_LOG_N=10, as the CLI's account tests use), then checks, finding every
 field and button by its visible label:
 

@@ -159,7 +159,7 @@ struct AccountHarness {
     let service: LocalAuthenticationService
     let client: SessionFileClient
 
-    init(parameters: ScryptParameters = ScryptParameters(logN: 10)) {
+    init(parameters: PasswordCost = .scrypt(ScryptParameters(logN: 10))) {
         let clock = self.clock
         service = LocalAuthenticationService(
             store: store, mailer: mailer, hasher: PasswordHasher(parameters: parameters), now: { clock.now }

@@ -157,17 +157,44 @@ import Testing
     }
 
     @Test func aWeakerStoredHashIsUpgradedAtLogin() async throws {
-        let weak = AccountHarness(parameters: ScryptParameters(logN: 8))
+        let weak = AccountHarness(parameters: .scrypt(ScryptParameters(logN: 8)))
         _ = try await weak.client.register(email: "ann@example.com", password: "correct horse")
         #expect(weak.store.passwordHash(of: "ann@example.com")?.hasPrefix("$scrypt$ln=8,r=8,p=1$") == true)
         let clock = weak.clock
         let stronger = LocalAuthenticationService(
-            store: weak.store, mailer: weak.mailer, hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)),
+            store: weak.store, mailer: weak.mailer,
+            hasher: PasswordHasher(parameters: .scrypt(ScryptParameters(logN: 10))),
             now: { clock.now }
         )
         _ = try await stronger.login(email: "ann@example.com", password: "correct horse", client: AccountHarness.source)
         #expect(weak.store.passwordHash(of: "ann@example.com")?.hasPrefix("$scrypt$ln=10,r=8,p=1$") == true)
         _ = try await stronger.login(email: "ann@example.com", password: "correct horse", client: AccountHarness.source)
+    }
+
+    /// A scrypt hash made before Argon2id (OWASP's scrypt minimum is what sonde stored) is
+    /// re-hashed with Argon2id at the next login, and the same password still signs in.
+    @Test func aScryptHashBecomesArgon2idAtLogin() async throws {
+        let before = AccountHarness(parameters: .scrypt(ScryptParameters(logN: 10)))
+        _ = try await before.client.register(email: "ann@example.com", password: "correct horse")
+        let clock = before.clock
+        let now = LocalAuthenticationService(
+            store: before.store, mailer: before.mailer,
+            hasher: PasswordHasher(
+                parameters: .argon2id(Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1))),
+            now: { clock.now })
+        _ = try await now.login(email: "ann@example.com", password: "correct horse", client: AccountHarness.source)
+        #expect(before.store.passwordHash(of: "ann@example.com")?.hasPrefix("$argon2id$v=19$m=64,t=1,p=1$") == true)
+        _ = try await now.login(email: "ann@example.com", password: "correct horse", client: AccountHarness.source)
+        #expect(
+            await accountError {
+                _ = try await now.login(
+                    email: "ann@example.com", password: "wrong horse", client: AccountHarness.source)
+            } == .invalidCredentials)
+        // An unknown address is checked against a well-formed Argon2id hash: the same answer.
+        #expect(
+            await accountError {
+                _ = try await now.login(email: "bob@example.com", password: "correct horse", client: "other")
+            } == .invalidCredentials)
     }
 }
 

@@ -8,7 +8,7 @@ import _SondeTestSupport
 /// A person at a terminal with a fresh `SONDE_HOME`: runs the built `sonde` there.
 struct AccountUser {
     let home: URL
-    /// Cheap scrypt (2^10) unless a test asks for the production cost.
+    /// Cheap scrypt (2^10) unless a test asks for the production cost (Argon2id).
     var environment: [String: String]
 
     init(productionHashing: Bool = false) throws {
@@ -45,7 +45,7 @@ struct AccountUser {
         let authentication = LocalAuthenticationService(
             store: SQLiteUserSessionStore(database: database),
             mailer: OutboxMailer(directory: homeDirs.outboxDirectory),
-            hasher: PasswordHasher(parameters: ScryptParameters(logN: 10))
+            hasher: PasswordHasher(parameters: .scrypt(ScryptParameters(logN: 10)))
         )
         let session = SessionFileClient(
             service: authentication, credentials: SessionFile(path: homeDirs.sessionFilePath))

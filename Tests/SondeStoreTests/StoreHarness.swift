@@ -111,7 +111,7 @@ struct StoreHarness: Sendable {
         let sessionFile = SessionFile(path: "\(directory)/\(name)/session")
         let service = LocalAuthenticationService(
             store: stores.users, mailer: OutboxMailer(directory: directory + "/outbox"),
-            hasher: PasswordHasher(parameters: ScryptParameters(logN: 10)), now: now
+            hasher: PasswordHasher(parameters: .scrypt(ScryptParameters(logN: 10))), now: now
         )
         let authentication = SessionFileClient(service: service, credentials: sessionFile, client: source)
         let measurements = LocalMeasurementService(store: stores.measurements, now: now)
