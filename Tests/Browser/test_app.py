@@ -928,8 +928,11 @@ def live_plots(app, check, screenshots):
         start_recording(driver, check)
 
         def curve(plot_id):
-            lines = driver.find_elements(By.CSS_SELECTOR, f"#{plot_id} polyline")
-            return lines[0].get_attribute("points") if lines else ""
+            # Read in the page: the plot is redrawn five times a second, so an element found
+            # here would be gone by the time its attribute is asked for.
+            return driver.execute_script(
+                "const l = document.querySelector(`#${arguments[0]} polyline`);"
+                " return l ? l.getAttribute('points') : ''", plot_id)
 
         def described(plot_id):
             return driver.find_element(By.ID, f"{plot_id}-text").text
@@ -939,7 +942,8 @@ def live_plots(app, check, screenshots):
         first = (curve("wave-0"), curve("spectrum-0"))
         check(wait_for(lambda: curve("wave-0") != first[0] and curve("spectrum-0") != first[1], timeout=5),
               "the waveform and spectrum did not update")
-        texts = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#wave-0 text, #spectrum-0 text")]
+        texts = driver.execute_script(
+            "return [...document.querySelectorAll('#wave-0 text, #spectrum-0 text')].map(t => t.textContent)")
         check("Time (s)" in texts and "Frequency (Hz)" in texts and "Power (dB)" in texts
               and "Amplitude" in texts, f"the plots' axis titles: {texts}")
         wave = described("wave-0")
