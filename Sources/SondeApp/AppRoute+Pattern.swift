@@ -24,6 +24,7 @@ extension AppRoute {
         static let exportAll = Pattern("/measurements/export.zip")
         static let newMeasurement = Pattern("/measurements/new")
         static let newMeasurementValues = Pattern("/measurements/new/values")
+        static let newMeasurementEvents = Pattern("/measurements/new/events")
         static let newMeasurementTrend = Pattern("/measurements/new/trend/:slot/:channel")
         static let stopMeasurement = Pattern("/measurements/new/stop")
         static let saveNewMeasurement = Pattern("/measurements/new/save")

@@ -21,6 +21,8 @@ enum AppRoute: Equatable, Sendable {
     case newMeasurement
     /// The recording's live values, for the page of capture `id` (`?capture=ID`).
     case newMeasurementValues(capture: String)
+    /// The same values, the waveform and the spectrum as Server-Sent Events (`?capture=ID`).
+    case newMeasurementEvents(capture: String)
     /// The recording's trend of feature `slot` on `channel`, as SVG.
     case newMeasurementTrend(slot: Int, channel: Int)
     case stopMeasurement
@@ -45,7 +47,8 @@ enum AppRoute: Equatable, Sendable {
         case .resetPassword(let token):
             token.map { pattern.text + "?token=" + Self.queryEscaped($0) } ?? pattern.text
         case .mainPage(let page): page <= 1 ? pattern.text : pattern.text + "?page=\(page)"
-        case .newMeasurementValues(let capture): pattern.text + "?capture=" + Self.queryEscaped(capture)
+        case .newMeasurementValues(let capture), .newMeasurementEvents(let capture):
+            pattern.text + "?capture=" + Self.queryEscaped(capture)
         case .newMeasurementTrend(let slot, let channel): pattern.path(String(slot), String(channel))
         case .draft(let id), .saveDraft(let id), .discardDraft(let id): pattern.path(id)
         case .measurement(let id), .measurementExport(let id, _), .measurementReport(let id),
@@ -72,6 +75,7 @@ enum AppRoute: Equatable, Sendable {
         case .exportAll: .exportAll
         case .newMeasurement: .newMeasurement
         case .newMeasurementValues: .newMeasurementValues
+        case .newMeasurementEvents: .newMeasurementEvents
         case .newMeasurementTrend: .newMeasurementTrend
         case .stopMeasurement: .stopMeasurement
         case .saveNewMeasurement: .saveNewMeasurement

@@ -85,6 +85,11 @@ enum StaticAssets {
         .tables { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); }
         .figures { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); }
         .figures img { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); border-radius: .4rem; }
+        .plot { margin: 0; min-width: 0; background: var(--surface); border: 1px solid var(--line); border-radius: .4rem;
+          padding: .5rem; }
+        .plot figcaption { font-weight: 600; }
+        .plot svg { display: block; width: 100%; height: auto; }
+        .plot-text { margin: .3rem 0 0; color: var(--muted); font-size: .9rem; font-variant-numeric: tabular-nums; }
         dl.details { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
         dl.details dt { font-weight: 700; }
         dl.details dd { margin: 0; overflow-wrap: anywhere; }
@@ -214,13 +219,14 @@ enum StaticAssets {
             });
           });
 
-          // New measurement: the values a few times a second, the trends once a second.
+          // New measurement: the values, the waveform and the spectrum five times a second by
+          // Server-Sent Events (polling where the stream is refused), the trends once a second.
           var live = document.getElementById("live");
           if (live) {
             var url = live.getAttribute("data-values");
             var elapsed = document.getElementById("elapsed");
             var frames = document.getElementById("frames");
-            var ticks = 0;
+            var trendsLoaded = Date.now();
             var format = function (value) {
               if (value === null || value === undefined) { return "–"; }
               var magnitude = Math.abs(value);
@@ -233,17 +239,149 @@ enum StaticAssets {
               var rest = whole % 60;
               return minutes + ":" + (rest < 10 ? "0" : "") + rest;
             };
+            // The plots: SVG drawn here (no inline style: the page's policy allows none).
+            var svgNS = "http://www.w3.org/2000/svg";
+            var box = { left: 54, right: 8, top: 8, bottom: 36, width: 380, height: 170 };
+            var shape = function (parent, name, attributes, text) {
+              var node = document.createElementNS(svgNS, name);
+              Object.keys(attributes).forEach(function (key) { node.setAttribute(key, attributes[key]); });
+              if (text !== undefined) { node.textContent = text; }
+              parent.appendChild(node);
+              return node;
+            };
+            var step = function (span, count) {
+              var raw = span / count;
+              var power = Math.pow(10, Math.floor(Math.log10(raw)));
+              var unit = raw / power;
+              return (unit <= 1 ? 1 : unit <= 2 ? 2 : unit <= 5 ? 5 : 10) * power;
+            };
+            var label = function (value) { return String(Number(value.toPrecision(3))); };
+            // xs and ys: the curve; x and y: {min, max, title, ticks, log}.
+            var draw = function (svg, xs, ys, x, y) {
+              while (svg.firstChild) { svg.removeChild(svg.firstChild); }
+              var plotWidth = box.width - box.left - box.right;
+              var plotHeight = box.height - box.top - box.bottom;
+              var scale = function (value, axis) {
+                return axis.log ? (Math.log10(value) - Math.log10(axis.min)) / (Math.log10(axis.max) - Math.log10(axis.min))
+                  : (value - axis.min) / (axis.max - axis.min);
+              };
+              var px = function (value) { return box.left + scale(value, x) * plotWidth; };
+              var py = function (value) {
+                var clamped = Math.min(Math.max(value, y.min), y.max);
+                return box.top + (1 - scale(clamped, y)) * plotHeight;
+              };
+              shape(svg, "rect", { x: box.left, y: box.top, width: plotWidth, height: plotHeight, fill: "#ffffff",
+                stroke: "#7a8593" });
+              x.ticks.forEach(function (tick) {
+                var at = px(tick);
+                shape(svg, "line", { x1: at, x2: at, y1: box.top, y2: box.top + plotHeight, stroke: "#e3e7ec" });
+                shape(svg, "text", { x: at, y: box.top + plotHeight + 13, "text-anchor": "middle", "font-size": 11,
+                  fill: "#1b1f24" }, label(tick));
+              });
+              y.ticks.forEach(function (tick) {
+                var at = py(tick);
+                shape(svg, "line", { x1: box.left, x2: box.left + plotWidth, y1: at, y2: at, stroke: "#e3e7ec" });
+                shape(svg, "text", { x: box.left - 4, y: at + 4, "text-anchor": "end", "font-size": 11,
+                  fill: "#1b1f24" }, label(tick));
+              });
+              shape(svg, "text", { x: box.left + plotWidth / 2, y: box.height - 4, "text-anchor": "middle",
+                "font-size": 11, fill: "#1b1f24" }, x.title);
+              shape(svg, "text", { x: 0, y: 0, "text-anchor": "middle", "font-size": 11, fill: "#1b1f24",
+                transform: "translate(12 " + (box.top + plotHeight / 2) + ") rotate(-90)" }, y.title);
+              var points = [];
+              for (var i = 0; i < ys.length; i += 1) {
+                if (ys[i] !== null && (!x.log || xs[i] > 0)) {
+                  points.push(px(xs[i]).toFixed(1) + "," + py(ys[i]).toFixed(1));
+                }
+              }
+              shape(svg, "polyline", { points: points.join(" "), fill: "none", stroke: "#0b57d0",
+                "stroke-width": 1.5, "stroke-linejoin": "round" });
+            };
+            var linearTicks = function (min, max) {
+              var size = step(max - min, 4);
+              var ticks = [];
+              for (var tick = Math.ceil(min / size) * size; tick <= max + size * 1e-6; tick += size) {
+                ticks.push(Math.abs(tick) < size * 1e-6 ? 0 : tick);
+              }
+              return ticks;
+            };
+            var plotted = function (id, text) {
+              var line = document.getElementById(id + "-text");
+              if (line) { line.textContent = text; }
+              return document.getElementById(id);
+            };
+            var drawSignal = function (values) {
+              var seconds = values.waveform.seconds;
+              values.waveform.channels.forEach(function (channel, c) {
+                var points = channel.points;
+                if (!points.length) { return; }
+                var low = Math.min.apply(null, points);
+                var high = Math.max.apply(null, points);
+                var reach = Math.max(Math.abs(low), Math.abs(high)) * 1.1 || 1;
+                var xs = points.map(function (_, i) { return seconds * (i / Math.max(1, points.length - 1) - 1); });
+                var svg = plotted("wave-" + c, "The last " + Math.round(seconds * 1000) + " ms of " + channel.name
+                  + ": between " + format(low) + " and " + format(high) + ".");
+                if (svg) {
+                  draw(svg, xs, points, { min: -seconds, max: 0, title: "Time (s)", ticks: linearTicks(-seconds, 0) },
+                    { min: -reach, max: reach, title: "Amplitude", ticks: linearTicks(-reach, reach) });
+                }
+              });
+              var hz = values.spectrum.hz;
+              values.spectrum.channels.forEach(function (channel, c) {
+                if (!channel.db.length || channel.peakHz === null) { return; }
+                var top = Math.ceil(Math.max.apply(null, channel.db.filter(function (v) { return v !== null; })) / 10) * 10;
+                var peak = 0;
+                channel.db.forEach(function (value, i) { if (value !== null && value > channel.db[peak]) { peak = i; } });
+                var svg = plotted("spectrum-" + c, "Strongest component of " + channel.name + ": "
+                  + format(channel.peakHz) + " Hz, " + channel.db[peak].toFixed(1) + " dB.");
+                var lowest = hz.filter(function (f) { return f > 0; })[0] || 1;
+                var highest = hz[hz.length - 1];
+                var decades = [];
+                for (var decade = Math.pow(10, Math.ceil(Math.log10(lowest))); decade <= highest; decade *= 10) {
+                  decades.push(decade);
+                }
+                if (svg) {
+                  draw(svg, hz, channel.db,
+                    { min: lowest, max: highest, title: "Frequency (Hz)", ticks: decades, log: true },
+                    { min: top - 100, max: top, title: "Power (dB)", ticks: linearTicks(top - 100, top) });
+                }
+              });
+            };
             // Saving or discarding ends the capture: trends asked for after that would
             // answer 404, so the images stop loading (an aborted load logs nothing).
             var leaving = false;
+            var source = null;
             document.querySelectorAll("form").forEach(function (form) {
               form.addEventListener("submit", function () {
                 leaving = true;
+                if (source) { source.close(); }
                 document.querySelectorAll("img[data-trend]").forEach(function (image) {
                   image.removeAttribute("src");
                 });
               });
             });
+            // One update, from the stream or a poll; false once the page goes elsewhere.
+            var apply = function (values) {
+              if (values.navigate) { window.location.assign(values.navigate); return false; }
+              // Ended a moment ago: its draft is being written; the next update says where to go.
+              if (values.keeping) { return true; }
+              elapsed.textContent = clock(values.elapsed);
+              frames.textContent = String(values.frames);
+              values.channels.forEach(function (channel, c) {
+                channel.values.forEach(function (value, k) {
+                  var cell = document.getElementById("v-" + c + "-" + k);
+                  if (cell) { cell.textContent = value === 0 && cell.dataset.zero ? cell.dataset.zero : format(value); }
+                });
+              });
+              if (values.waveform && values.spectrum) { drawSignal(values); }
+              if (Date.now() - trendsLoaded >= 1000) {
+                trendsLoaded = Date.now();
+                document.querySelectorAll("img[data-trend]").forEach(function (image) {
+                  image.src = image.getAttribute("data-trend") + "?t=" + trendsLoaded;
+                });
+              }
+              return true;
+            };
             var poll = function () {
               if (leaving) { return; }
               fetch(url, { headers: { "Accept": "application/json" }, credentials: "same-origin" })
@@ -253,28 +391,24 @@ enum StaticAssets {
                 })
                 .then(function (values) {
                   if (!values || leaving) { return; }
-                  if (values.navigate) { window.location.assign(values.navigate); return; }
-                  // Ended a moment ago: its draft is being written; ask again.
-                  if (values.keeping) { window.setTimeout(poll, 250); return; }
-                  elapsed.textContent = clock(values.elapsed);
-                  frames.textContent = String(values.frames);
-                  values.channels.forEach(function (channel, c) {
-                    channel.values.forEach(function (value, k) {
-                      var cell = document.getElementById("v-" + c + "-" + k);
-                      if (cell) { cell.textContent = value === 0 && cell.dataset.zero ? cell.dataset.zero : format(value); }
-                    });
-                  });
-                  ticks += 1;
-                  if (ticks % 4 === 0) {
-                    document.querySelectorAll("img[data-trend]").forEach(function (image) {
-                      image.src = image.getAttribute("data-trend") + "?n=" + ticks;
-                    });
-                  }
-                  window.setTimeout(poll, 250);
+                  if (apply(values)) { window.setTimeout(poll, 250); }
                 })
                 .catch(function () { window.setTimeout(poll, 1000); });
             };
-            poll();
+            var events = live.getAttribute("data-events");
+            if (window.EventSource && events) {
+              source = new EventSource(events);
+              source.addEventListener("update", function (event) {
+                if (leaving || !apply(JSON.parse(event.data))) { source.close(); }
+              });
+              // Refused (too many pages, the session gone): the browser gives up, polling goes on.
+              source.addEventListener("error", function () {
+                if (source.readyState === EventSource.CLOSED && !leaving) { poll(); }
+              });
+              window.addEventListener("pagehide", function () { source.close(); });
+            } else {
+              poll();
+            }
           }
 
           // Main: the device card follows the device (Server-Sent Events), so a user waiting

@@ -24,7 +24,12 @@ public final class LiveCapture: Sendable {
     /// The value columns of every record.
     public let columns: [String]
     public let channelNames: [String]
+    /// Samples per second per channel, as the device delivers them.
+    public let sampleRate: Double
     private let settingsText: String
+    /// The newest samples and the latest frame's spectrum, for a live screen (`signal()`).
+    private let recent: RecentSamples
+    private let spectra: LatestSpectra
     private let graph: PipelineGraph
     private let run: Task<PipelineGraph.Summary, any Error>
     private let started: ContinuousClock.Instant
@@ -76,11 +81,16 @@ public final class LiveCapture: Sendable {
         let columns = try settings.valueColumns(sampleRate: rate)
         // The simulated device is paced to its clock (and drops as `options.overrun` says
         // when the graph falls behind); a real instrument paces itself and counts its own losses.
-        let source = try LiveSourceChain(
+        let chain = try LiveSourceChain(
             base: opened.source,
             clock: opened.needsPacing ? .init(policy: options.overrun, paced: options.paced) : nil,
             limit: duration.map { LiveSourceChain.frameCount(seconds: $0, rate: rate) }
         ).source
+        // The graph reads through the sample tap: what it measures is what the screen draws.
+        let recent = RecentSamples(
+            channelCount: opened.source.format.channelCount, capacity: LiveCapture.recentFrames)
+        let source = SampleTapSource(base: chain, into: recent)
+        let spectra = LatestSpectra()
         let startedAt = WallClock.now()
         self.id = id
         self.owner = owner
@@ -88,9 +98,14 @@ public final class LiveCapture: Sendable {
         self.startedAt = startedAt
         self.columns = columns
         self.channelNames = opened.source.format.channelNames
+        self.sampleRate = rate
+        self.recent = recent
+        self.spectra = spectra
         self.settingsText = settings.json(rate: rate, version: options.version, extra: options.extraSettings).text
         self.release = release
-        let graph = PipelineGraph(settings: settings, options: .live(jobs: options.jobs, sampleRate: rate))
+        var graphOptions = PipelineGraph.Options.live(jobs: options.jobs, sampleRate: rate)
+        graphOptions.spectrumTap = spectra
+        let graph = PipelineGraph(settings: settings, options: graphOptions)
         self.graph = graph
         let box = Box()
         self.box = box
@@ -132,6 +147,18 @@ public final class LiveCapture: Sendable {
             return LiveValues.Channel(name: name, values: Array(last.values[base..<(base + last.columnCount)]))
         }
         return LiveValues(columns: columns, channels: channels, frameCount: frames, elapsedSeconds: seconds)
+    }
+
+    /// Frames of the newest samples kept for `signal()`: 2,048 is 80 ms at the simulated
+    /// pump's 25.6 kHz, four turns of its 49.5 Hz tone.
+    public static let recentFrames = 2048
+
+    /// The newest samples and the latest frame's spectrum of each channel, thinned for a
+    /// page (`LiveSignal`); empty waveforms and spectra before the first samples and frame.
+    public func signal(maxPoints: Int = LiveSignal.maxPoints, maxBins: Int = LiveSignal.maxBins) -> LiveSignal {
+        LiveSignal(
+            names: channelNames, sampleRate: sampleRate, samples: recent.snapshot(), spectra: spectra.snapshot(),
+            maxPoints: maxPoints, maxBins: maxBins)
     }
 
     /// The batches recorded from index `start` on (0: all so far) and the index to ask

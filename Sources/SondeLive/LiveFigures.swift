@@ -1,3 +1,4 @@
+import SondePipeline
 import SondePlots
 
 /// The live page's figures, drawn with SondePlots as the report draws them: per trended
@@ -35,9 +36,9 @@ enum LiveFigures {
     }
 
     /// The latest frame's spectrum of each channel that has one.
-    static func spectra(_ latest: LiveSpectra.Latest?) -> [LiveUpdate.Figure] {
+    static func spectra(_ latest: LatestSpectra.Latest?) -> [LiveUpdate.Figure] {
         guard let latest else { return [] }
-        let binWidth = latest.sampleRate / Double(latest.frameLength)
+        let binWidth = latest.binWidth
         return zip(latest.channels, latest.power).compactMap { name, power in
             guard !power.isEmpty else { return nil }
             let plot = SpectrumPlot(

@@ -24,7 +24,7 @@ public final class LiveRoutes: Sendable {
     private let feed: LiveFeed
     private let metrics = LiveMetrics()
     private let broadcast = LiveBroadcast()
-    private let spectra = LiveSpectra()
+    private let spectra = LatestSpectra()
     private let droppedSamples: @Sendable () -> Int
     private let ticking = Mutex<Task<Void, Never>?>(nil)
 

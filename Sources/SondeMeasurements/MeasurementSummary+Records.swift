@@ -5,7 +5,9 @@ extension MeasurementSummary {
     /// form one series for `channelNames` and `columns`.
     ///
     /// Sums are compensated (Neumaier), so a long capture's mean does not drift with
-    /// rounding.
+    /// rounding. A window whose value means "not measured" (`UnmeasuredZero`) is left out of
+    /// its column's mean, as the report leaves it out of its statistics; a column measured in
+    /// no window has the mean 0, which reads "not measured" again.
     /// - Returns: the summary, and the series' hop and clock (nil for no batches).
     /// - Throws: `SondeError(.invalidArgument)` naming the first batch that does not fit.
     public static func checking(
@@ -15,6 +17,9 @@ extension MeasurementSummary {
         let width = columns.count
         var sums = [Double](repeating: 0, count: channels * width)
         var compensations = sums
+        /// Windows counted in each slot's mean: all but the unmeasured ones.
+        var counted = [Int](repeating: 0, count: channels * width)
+        let zeroIsUnmeasured = (0..<(channels * width)).map { UnmeasuredZero.applies(to: columns[$0 % width]) }
         var frames = 0
         let first = batches.first
         for (index, batch) in batches.enumerated() {
@@ -41,6 +46,8 @@ extension MeasurementSummary {
                 let base = frame * channels * width
                 for slot in 0..<(channels * width) {
                     let value = batch.values[base + slot]
+                    if value == 0 && zeroIsUnmeasured[slot] { continue }
+                    counted[slot] += 1
                     let total = sums[slot] + value
                     compensations[slot] +=
                         abs(sums[slot]) >= abs(value) ? (sums[slot] - total) + value : (value - total) + sums[slot]
@@ -58,7 +65,7 @@ extension MeasurementSummary {
                         ? []
                         : (0..<width).map { column in
                             let slot = channel * width + column
-                            return (sums[slot] + compensations[slot]) / Double(frames)
+                            return counted[slot] == 0 ? 0 : (sums[slot] + compensations[slot]) / Double(counted[slot])
                         }
                 )
             },

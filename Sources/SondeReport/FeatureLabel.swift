@@ -1,5 +1,6 @@
 import Foundation
 import SondeDSP
+import SondeMeasurements
 
 /// How a report names a value column for a person: a readable name ("Spectral centroid")
 /// beside the column's own name (which CSV and `--features` use), its unit from the
@@ -34,12 +35,14 @@ public enum FeatureLabel {
     /// signal and an SNR of 0 dB as noise as strong as the signal, so a report leaves those
     /// windows out of the statistics and says how many there were and why.
     public static func unmeasuredReason(_ column: String) -> String? {
-        switch column {
+        // Which columns: the one rule the saved means follow too; here only the words.
+        guard UnmeasuredZero.applies(to: column) else { return nil }
+        return switch column {
         case "thd":
             "no fundamental found (its frequency under 5 bins, no power in it, or no harmonic below half the sample rate)"
         case "snr_db":
             "no fundamental found (its frequency under 5 bins or no power in it), or no noise power beside it"
-        default: nil
+        default: "no value in this window"
         }
     }
 

@@ -29,7 +29,7 @@ line share a new database on that PostgreSQL server instead of the SQLite file.
 
 usage: test_app.py path/to/sonde [--screenshots DIR] [--postgres] [--only STEP ...]
 (STEP: paging, login stories, whole flow, keyboard walk, never loses a measurement,
-command device, drafts and dialogs, data loss, administrator release, screens, reset flood)
+command device, live plots, drafts and dialogs, data loss, administrator release, screens, reset flood)
 """
 
 import csv
@@ -916,6 +916,56 @@ def start_recording(driver, check):
     check(wait_for(lambda: path_of(driver) == "/measurements/new"), f"start ended on {driver.current_url}")
 
 
+def live_plots(app, check, screenshots):
+    """New measurement's live waveform and spectrum (issue 44): drawn from the capture's
+    Server-Sent Events and redrawn as they come, the spectrum's strongest component at the
+    simulated pump's 49.5 Hz tone (to its 25 Hz bin), axes with units, a text alternative,
+    axe clean and nothing wider than the window at each size, pictures at phone and desktop
+    size (`new-measurement-plots-*.png`, scrolled to the plots)."""
+    with Browser(1280, 900) as browser:
+        driver = browser.driver
+        register(driver, app, "plots@example.com")
+        start_recording(driver, check)
+
+        def curve(plot_id):
+            # Read in the page: the plot is redrawn five times a second, so an element found
+            # here would be gone by the time its attribute is asked for.
+            return driver.execute_script(
+                "const l = document.querySelector(`#${arguments[0]} polyline`);"
+                " return l ? l.getAttribute('points') : ''", plot_id)
+
+        def described(plot_id):
+            return driver.find_element(By.ID, f"{plot_id}-text").text
+
+        for plot_id in ("wave-0", "spectrum-0"):
+            check(wait_for(lambda: len(curve(plot_id).split()) > 100), f"{plot_id} was never drawn")
+        first = (curve("wave-0"), curve("spectrum-0"))
+        check(wait_for(lambda: curve("wave-0") != first[0] and curve("spectrum-0") != first[1], timeout=5),
+              "the waveform and spectrum did not update")
+        texts = driver.execute_script(
+            "return [...document.querySelectorAll('#wave-0 text, #spectrum-0 text')].map(t => t.textContent)")
+        check("Time (s)" in texts and "Frequency (Hz)" in texts and "Power (dB)" in texts
+              and "Amplitude" in texts, f"the plots' axis titles: {texts}")
+        wave = described("wave-0")
+        check(re.fullmatch(r"The last 80 ms of accel_x: between -?[\d.]+ and -?[\d.]+\.", wave),
+              f"the waveform's text alternative reads {wave!r}")
+        spectrum = described("spectrum-0")
+        strongest = re.fullmatch(r"Strongest component of accel_x: ([\d.]+) Hz, -?[\d.]+ dB\.", spectrum)
+        check(strongest and abs(float(strongest.group(1)) - 49.5) <= 25,
+              f"the spectrum's strongest component reads {spectrum!r} (the pump's tone: 49.5 Hz)")
+        # The policy holds: no inline style or script came with the plots.
+        check(not driver.find_elements(By.CSS_SELECTOR, "#signal [style], #signal script"), "inline style in the plots")
+
+        def plots():
+            check(wait_for(lambda: len(curve("spectrum-0").split()) > 100), "the spectrum is not drawn at this size")
+        examined(driver, check, screenshots, "new-measurement-plots", plots, anchor="signal")
+        check(browser.console_errors() == [], f"console errors (live plots): {browser.console_errors()}")
+        driver.get(app.url + "/measurements/new")
+        fill(driver, Comment="plots")
+        control(driver, "Save measurement").click()
+        check(wait_for(lambda: path_of(driver) == "/"), f"Save ended on {driver.current_url}")
+
+
 def drafts_and_dialogs(app, check, screenshots):
     """Issue 44's screens, by keyboard, with axe and pictures: the Stop card while
     recording; Discard's question (Enter opens it, Escape cancels and gives the focus back,
@@ -1448,6 +1498,7 @@ def main():
                            ("never loses a measurement", lambda a, c: never_loses_a_measurement(
                                a, c, 12 if database else 60, 5 if database else 30)),
                            ("command device", lambda a, c: command_device(a, c, screenshots)),
+                           ("live plots", lambda a, c: live_plots(a, c, screenshots)),
                            ("drafts and dialogs", lambda a, c: drafts_and_dialogs(a, c, screenshots)),
                            ("data loss", data_loss), ("administrator release", administrator_release)):
             if only and name not in only:

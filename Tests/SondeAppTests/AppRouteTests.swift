@@ -16,6 +16,7 @@ import Testing
         (.deviceEvents, "/device/events"), (.logout, "/logout"), (.exportAll, "/measurements/export.zip"),
         (.newMeasurement, "/measurements/new"),
         (.newMeasurementValues(capture: "ab12"), "/measurements/new/values?capture=ab12"),
+        (.newMeasurementEvents(capture: "ab12"), "/measurements/new/events?capture=ab12"),
         (.newMeasurementTrend(slot: 2, channel: 1), "/measurements/new/trend/2/1"),
         (.stopMeasurement, "/measurements/new/stop"), (.saveNewMeasurement, "/measurements/new/save"),
         (.discardNewMeasurement, "/measurements/new/discard"), (.draft("0f"), "/drafts/0f"),

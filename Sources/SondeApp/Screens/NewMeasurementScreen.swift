@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import SondeAccounts
 import SondeCapture
 import SondeCore
 
@@ -27,17 +28,10 @@ struct NewMeasurementScreen: Sendable {
             return .page(view.html)
         }
         screens.get(signedIn: .newMeasurementValues) { request, _, session in
-            if let capture = captures.capture(for: session.account) {
-                return .json(Self.json(capture.latest()))
-            }
-            // Ended (Stop in another tab, the time limit, a device failure): the page goes on
-            // to its draft, or waits the moment it takes to write it.
-            let id = request.uri.queryParameters.get("capture").map { String($0) } ?? ""
-            if captures.drafts.draft(id, for: session.account.id) != nil {
-                return .json("{\"navigate\":\(Alert.jsonString(AppRoute.draft(id).path))}")
-            }
-            if captures.isBeingKept(id, for: session.account.id) { return .json("{\"keeping\":true}") }
-            return .json("{\"navigate\":\"\(AppRoute.main.path)\"}")
+            .json(Self.update(of: Self.captureID(request), for: session.account, in: captures, signal: false).json)
+        }
+        screens.get(signedIn: .newMeasurementEvents) { request, _, session in
+            try CaptureEvents.stream(capture: Self.captureID(request), for: session.account, captures: captures)
         }
         screens.get(signedIn: .newMeasurementTrend) { _, context, session in
             guard let slot = context.parameters.get("slot", as: Int.self),
@@ -89,20 +83,67 @@ struct NewMeasurementScreen: Sendable {
         }
     }
 
+    /// The `capture` query value: the id of the capture the page was opened for.
+    static func captureID(_ request: Request) -> String {
+        request.uri.queryParameters.get("capture").map { String($0) } ?? ""
+    }
+
+    /// What the page's script gets, by polling or as an event: the running capture's
+    /// values (and, with `signal`, its waveform and spectrum); once it ended, where the page
+    /// goes next (`ends`), or that its draft is being written and the page should ask again.
+    static func update(
+        of id: String, for account: Account, in captures: any CaptureService, signal: Bool
+    ) -> (json: String, ends: Bool) {
+        if let capture = captures.capture(for: account) {
+            return (json(capture.latest(), signal: signal ? capture.signal() : nil), false)
+        }
+        // Ended (Stop in another tab, the time limit, a device failure): the page goes on
+        // to its draft, or waits the moment it takes to write it.
+        if captures.drafts.draft(id, for: account.id) != nil {
+            return ("{\"navigate\":\(Alert.jsonString(AppRoute.draft(id).path))}", true)
+        }
+        if captures.isBeingKept(id, for: account.id) { return ("{\"keeping\":true}", false) }
+        return ("{\"navigate\":\"\(AppRoute.main.path)\"}", true)
+    }
+
     /// The trend of a capture that has ended: an empty chart of the live one's size.
     static let endedTrendSVG =
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"380\" height=\"170\" viewBox=\"0 0 380 170\" "
         + "role=\"img\" aria-label=\"Recording ended\"></svg>"
 
     /// `{"elapsed": 3.2, "frames": 150, "channels": [{"name": ..., "values": [...]}]}`;
-    /// a value not yet measured (or not finite) is null.
-    static func json(_ values: LiveValues) -> String {
+    /// a value not yet measured (or not finite) is null. With `signal`, also
+    /// `"waveform": {"seconds": 0.08, "channels": [{"name": ..., "points": [...]}]}` and
+    /// `"spectrum": {"hz": [...], "channels": [{"name": ..., "db": [...], "peakHz": 50}]}`,
+    /// numbers to 4 significant digits (dB to 0.1).
+    static func json(_ values: LiveValues, signal: LiveSignal? = nil) -> String {
         let channels = values.channels.map { channel -> String in
             let numbers = channel.values.map { value -> String in value.isFinite ? String(value) : "null" }
                 .joined(separator: ",")
             return "{\"name\":\(Alert.jsonString(channel.name)),\"values\":[\(numbers)]}"
         }.joined(separator: ",")
+        let plots = signal.map { ",\"waveform\":\(waveformJSON($0)),\"spectrum\":\(spectrumJSON($0))" } ?? ""
         return
-            "{\"elapsed\":\(String(format: "%.2f", values.elapsedSeconds)),\"frames\":\(values.frameCount),\"channels\":[\(channels)]}"
+            "{\"elapsed\":\(String(format: "%.2f", values.elapsedSeconds)),\"frames\":\(values.frameCount),\"channels\":[\(channels)]\(plots)}"
+    }
+
+    private static func numbers(_ values: [Double], _ format: String) -> String {
+        "[" + values.map { $0.isFinite ? String(format: format, $0) : "null" }.joined(separator: ",") + "]"
+    }
+
+    private static func waveformJSON(_ signal: LiveSignal) -> String {
+        let channels = signal.channels.map {
+            "{\"name\":\(Alert.jsonString($0.name)),\"points\":\(numbers($0.waveform, "%.4g"))}"
+        }.joined(separator: ",")
+        return "{\"seconds\":\(String(format: "%.4g", signal.waveformSeconds)),\"channels\":[\(channels)]}"
+    }
+
+    private static func spectrumJSON(_ signal: LiveSignal) -> String {
+        let channels = signal.channels.map { channel -> String in
+            let peak = channel.peakHz.map { String(format: "%.4g", $0) } ?? "null"
+            return
+                "{\"name\":\(Alert.jsonString(channel.name)),\"db\":\(numbers(channel.spectrumDB, "%.1f")),\"peakHz\":\(peak)}"
+        }.joined(separator: ",")
+        return "{\"hz\":\(numbers(signal.frequencies, "%.4g")),\"channels\":[\(channels)]}"
     }
 }

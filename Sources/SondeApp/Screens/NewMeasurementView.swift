@@ -44,16 +44,28 @@ struct NewMeasurementView: Sendable {
                     """)
             }
         }
+        let signal = capture.channelNames.enumerated().map { channel, name -> HTML in
+            """
+            \(Self.plot(
+                id: "wave-\(channel)", kind: "waveform", channel: channel,
+                caption: "Waveform of \(name): the newest samples", waiting: "Waiting for the first samples."))\
+            \(Self.plot(
+                id: "spectrum-\(channel)", kind: "spectrum", channel: channel,
+                caption: "Spectrum of \(name): the latest window", waiting: "Waiting for the first window."))
+            """
+        }
         return PageLayout.page(
             title: "New measurement",
             content: """
                 <h1>New measurement</h1>
                 <section id="live" data-values="\(AppRoute.newMeasurementValues(capture: capture.id).path)" \
-                aria-labelledby="live-title">
+                data-events="\(AppRoute.newMeasurementEvents(capture: capture.id).path)" aria-labelledby="live-title">
                 <h2 id="live-title">Live values</h2>
                 <p>Recording on \(capture.device.id) for <span class="elapsed" id="elapsed">\(DisplayFormat.elapsed(values.elapsedSeconds))</span> \
                 (<span id="frames">\(values.frameCount)</span> windows).</p>
                 <div class="tables">\(tables)</div>
+                <h2>Waveform and spectrum</h2>
+                <div class="figures" id="signal">\(signal)</div>
                 <h2>Trends</h2>
                 <div class="figures">\(figures)</div>
                 </section>
@@ -71,5 +83,17 @@ struct NewMeasurementView: Sendable {
                     save: AppRoute.saveNewMeasurement.path, discard: AppRoute.discardNewMeasurement.path,
                     discardDetail: "The recording stops and its windows are thrown away; nothing is saved.", csrf: csrf))
                 """)
+    }
+
+    /// One live plot: an empty chart the page's script draws into (axes with units, the
+    /// curve) five times a second, named by its caption and described by the sentence below
+    /// it, which the script keeps up to date: the text alternative (range, strongest component).
+    static func plot(id: String, kind: String, channel: Int, caption: String, waiting: String) -> HTML {
+        """
+        <figure class="plot"><figcaption id="\(id)-title">\(caption)</figcaption>\
+        <svg id="\(id)" data-plot="\(kind)" data-channel="\(String(channel))" viewBox="0 0 380 170" \
+        width="380" height="170" role="img" aria-labelledby="\(id)-title" aria-describedby="\(id)-text"></svg>\
+        <p class="plot-text" id="\(id)-text">\(waiting)</p></figure>
+        """
     }
 }

@@ -1,22 +1,34 @@
 import SondeCore
-import SondePipeline
 import Synchronization
 
-/// The graph's spectrum tap for the live page: keeps each channel's latest frame spectrum
-/// (one copy of N/2 + 1 values per block of frames, on the exporter), nothing older.
-final class LiveSpectra: SpectrumTap {
-    /// The latest spectrum of each channel, as the page draws it.
-    struct Latest: Sendable {
-        var channels: [String]
-        var sampleRate: Double
-        var frameLength: Int
+/// A spectrum tap that keeps each channel's latest frame spectrum (one copy of N/2 + 1
+/// values per block of frames, on the exporter), nothing older: what a live page draws.
+/// Shared by `sonde stream --serve`'s page and the app's New measurement screen.
+public final class LatestSpectra: SpectrumTap {
+    /// The latest spectrum of each channel.
+    public struct Latest: Sendable {
+        public var channels: [String]
+        public var sampleRate: Double
+        public var frameLength: Int
         /// Per channel, `P[k]` of its latest frame (empty until one came).
-        var power: [[Double]]
+        public var power: [[Double]]
+
+        public init(channels: [String], sampleRate: Double, frameLength: Int, power: [[Double]]) {
+            self.channels = channels
+            self.sampleRate = sampleRate
+            self.frameLength = frameLength
+            self.power = power
+        }
+
+        /// Hz between bins: `sampleRate / frameLength`.
+        public var binWidth: Double { sampleRate / Double(frameLength) }
     }
 
     private let latest = Mutex<Latest?>(nil)
 
-    func receive(_ spectra: FrameSpectra) {
+    public init() {}
+
+    public func receive(_ spectra: FrameSpectra) {
         guard spectra.frameCount > 0 else { return }
         let last = spectra.frame(spectra.frameCount - 1)
         latest.withLock { latest in
@@ -37,7 +49,8 @@ final class LiveSpectra: SpectrumTap {
         }
     }
 
-    func snapshot() -> Latest? {
+    /// The latest spectra, or nil before the first frame.
+    public func snapshot() -> Latest? {
         latest.withLock { $0 }
     }
 }
