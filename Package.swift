@@ -33,7 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
-        // CryptoExtras' scrypt (BoringSSL's) hashes passwords; Crypto gives SHA-256.
+        // CryptoExtras' scrypt (BoringSSL's) verifies passwords hashed before Argon2id; Crypto gives SHA-256.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Device profiles are TOML.
@@ -224,7 +224,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            // The stylesheet, script and icon are files, compiled into the binary as bytes
+            // (`PackageResources`): nothing to install beside it, nothing fetched elsewhere.
+            resources: [.embedInCode("Assets/app.css"), .embedInCode("Assets/app.js"), .embedInCode("Assets/icon.svg")]
         ),
         .executableTarget(
             name: "sonde",

@@ -13,7 +13,7 @@ public struct LiveSignal: Sendable, Equatable {
         /// The latest frame's `P[k]` in dB (10 log10, floor -200 dB), one value per entry of
         /// `frequencies`; empty before the first frame.
         public var spectrumDB: [Double]
-        /// The frequency of the latest frame's strongest bin above DC, in Hz (bin resolution,
+        /// The frequency of the latest frame's strongest bin past DC's lobe (`peak`), in Hz (bin resolution,
         /// from the full spectrum before thinning); nil before the first frame.
         public var peakHz: Double?
     }
@@ -79,11 +79,15 @@ public struct LiveSignal: Sendable, Equatable {
         }
     }
 
-    /// The strongest bin above DC (bin 0 holds the offset, not a tone).
+    /// The strongest bin past DC's lobe: bin 0 holds the offset, and the window spreads it
+    /// into the bins after, falling (a sensor riding on 9.81 m/s² showed a 25 Hz "tone" in
+    /// bin 1), so the search starts where that fall ends.
     static func peak(_ power: [Double]) -> Int? {
         guard power.count > 1 else { return nil }
-        var best = 1
-        for k in 2..<power.count where power[k] > power[best] { best = k }
+        var start = 1
+        while start + 1 < power.count, power[start + 1] < power[start] { start += 1 }
+        var best = start
+        for k in start..<power.count where power[k] > power[best] { best = k }
         return power[best] > 0 ? best : nil
     }
 

@@ -31,4 +31,24 @@ import Testing
         #expect(signal.frequencies.count == signal.channels[0].spectrumDB.count)
         #expect(signal.waveformSeconds == 2.0 / 8192)
     }
+
+    /// An offset's lobe (DC and the falling bins after it, as a window spreads it) is not
+    /// the strongest component: a 9.81 offset with a weaker 346.5 Hz tone reads the tone.
+    @Test func theStrongestComponentSkipsTheOffsetsLobe() {
+        var power = [Double](repeating: 1e-6, count: 513)
+        power[0] = 96
+        power[1] = 24  // the offset, spread by the window
+        power[2] = 1e-3
+        power[14] = 0.01  // 346.5 Hz at 25 Hz bins, weaker than bin 1
+        let latest = LatestSpectra.Latest(channels: ["y"], sampleRate: 25600, frameLength: 1024, power: [power])
+        let signal = LiveSignal(
+            names: ["y"], sampleRate: 25600, samples: .init(channels: [[9.81, 9.8]], written: 2), spectra: latest)
+        #expect(signal.channels[0].peakHz == 350)
+        var flat = [Double](repeating: 0, count: 8)
+        flat[0] = 1
+        let none = LatestSpectra.Latest(channels: ["z"], sampleRate: 16, frameLength: 14, power: [flat])
+        #expect(
+            LiveSignal(names: ["z"], sampleRate: 16, samples: .init(channels: [[1]], written: 1), spectra: none)
+                .channels[0].peakHz == nil, "an offset alone has no component")
+    }
 }
