@@ -1,4 +1,4 @@
-public import SondeCore
+import SondeCore
 public import SondeDSP
 public import SondePipeline
 

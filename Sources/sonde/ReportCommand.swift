@@ -3,6 +3,7 @@ import Foundation
 import SondeCore
 import SondeDSP
 import SondeKit
+import SondePipeline
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -17,7 +17,9 @@ import _SondeTestSupport
         let connection = try Self.connection("pairing-default")
         let paired = try await DevicePairing.pairSimulated(
             profile: nil, inputShape: SampleSourceOptions(), seed: 3, connection: connection)
-        #expect(try connection.current() == paired)
+        // Remembered (the pairing time goes through JSON, so compare what names the device).
+        let current = try #require(try connection.current())
+        #expect(current.id == paired.id && current.profileText == paired.profileText && current.seed == 3)
         #expect(paired.profileSource == "default")
     }
 

@@ -1,5 +1,5 @@
 import SondeCapture
-public import SondeCore
+import SondeCore
 public import SondeMeasurements
 public import SondePipeline
 
