@@ -153,6 +153,8 @@ VOLATILE = [
     (re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"), b"TIME"),
     (re.compile(rb'"(time|started|ended|mtime|input_mtime)":[0-9.e+-]+'), rb'"\1":T'),
     (re.compile(rb"sonde version [^\"\\\n]*|\"sonde\":\"[^\"]*\"|\"build\":\"[^\"]*\""), b"VERSION"),
+    # The build named on a report page (its generator and "Made by"): the commit differs by build.
+    (re.compile(rb"sonde \d+\.\d+\.\d+ \(commit [^)]*\)"), b"VERSION"),
 ]
 
 
