@@ -204,7 +204,7 @@ let package = Package(
             name: "SondeKit",
             dependencies: [
                 "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeAccounts", "SondeMeasurements",
-                "SondeStore", "SondeCapture", "SondeInstruments", "SondeBench", "SondeLive",
+                "SondeStore", "SondeCapture", "SondeInstruments", "SondeBench", "SondeLive", "SondeReport",
                 // MeasurementText: the fast %.4g of a listing's numbers.
                 "CSystemCalls",
             ]
@@ -232,7 +232,7 @@ let package = Package(
         .executableTarget(
             name: "sonde",
             dependencies: [
-                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch", "SondeReport",
+                "SondeCore", "SondeDSP", "SondeIO", "SondePipeline", "SondeBatch",
                 "SondeApp", "SondeKit", "SondeAccounts", "SondeMeasurements", "SondeStore", "SondeCapture",
                 "SondeBench", "SondeInstruments",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -279,7 +279,7 @@ let package = Package(
             name: "SondeKitTests",
             dependencies: [
                 "SondeKit", "SondeCore", "SondeIO", "SondePipeline", "SondeBatch", "SondeAccounts", "SondeMeasurements",
-                "SondeCapture", "SondeBench", "SondeDSP", "SondeInstruments", "_SondeTestSupport",
+                "SondeCapture", "SondeBench", "SondeDSP", "SondeInstruments", "SondeReport", "_SondeTestSupport",
             ]
         ),
         .testTarget(name: "SondeCoreTests", dependencies: ["SondeCore", "_SondeTestSupport"]),

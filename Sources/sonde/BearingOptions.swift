@@ -9,9 +9,4 @@ struct BearingOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(FeatureFamilies.help(for: "--bearing"), valueName: "B"))
     var bearing: String?
-
-    /// Puts them in `families` when a bearing column is asked for (`FamilyOptions.setBearing`).
-    func apply(to families: inout FamilyOptions) throws {
-        try families.setBearing(shaftSpeed: shaftSpeed, bearing: bearing)
-    }
 }

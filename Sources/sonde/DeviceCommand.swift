@@ -59,30 +59,16 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 if let settings = try instrument.settings(input: input) {
-                    if device.profile != nil || device.describesDevice {
-                        throw SondeError(
-                            .invalidArgument,
-                            "--alsa and --command pair a real instrument; --profile, --tone, ... describe a simulated one"
-                        )
-                    }
-                    Diagnostics.progress("Connecting…")
-                    let buffering = try InstrumentSources.check(settings)
-                    try DeviceCommand.connection().remember(PairedDevice(instrument: settings, pairedAt: Date()))
+                    let buffering = try DevicePairing.pair(
+                        instrument: settings, describesSimulated: device.profile != nil || device.describesDevice,
+                        connection: DeviceCommand.connection())
                     print("Device connected: \(settings.deviceID) (\(settings.description))")
                     if let buffering { print("Captures read \(buffering).") }
                     return
                 }
-                let profile: (text: String, source: String)
-                if let given = try device.profileText(input: input) {
-                    profile = given
-                } else {
-                    try SimulatedProfile.refuseInputShape(
-                        input.sampleSourceOptions(), device: "the default device (the healthy pump)")
-                    profile = (Instrument.defaultProfile, "default")
-                }
-                Diagnostics.progress("Connecting…")
-                let paired = try await DeviceCommand.connection().pair(
-                    profileText: profile.text, profileSource: profile.source, seed: device.seed)
+                let paired = try await DevicePairing.pairSimulated(
+                    profile: try device.profileText(input: input), inputShape: input.sampleSourceOptions(),
+                    seed: device.seed, connection: DeviceCommand.connection())
                 print("Device connected: \(paired.id) (\(paired.kindDescription))")
             }
         }
@@ -161,20 +147,9 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                let text = try DeviceProfile.text(path: file)
-                let toml = try DeviceProfile.parse(text, source: file).tomlText
-                if let output {
-                    let file = try OutputFile(atomicallyReplacing: output)
-                    do {
-                        try file.write(toml.utf8)
-                        try file.commit()
-                    } catch {
-                        file.abandon()
-                        throw error
-                    }
-                } else {
-                    print(toml, terminator: "")
-                }
+                let toml = try DevicePairing.convertedProfile(path: file)
+                guard let output else { return print(toml, terminator: "") }
+                try OutputFile.write(toml.utf8, atomicallyTo: output)
             }
         }
     }

@@ -75,9 +75,7 @@ struct DiagnoseCommand: AsyncParsableCommand {
     @OptionGroup(title: "Inputs") var input: InputOptions
 
     func validate() throws {
-        if shaftSpeed != nil, let channel = tachometer.channel {
-            throw ValidationError("--shaft-speed or --tacho \(channel): give one, the speed comes from either")
-        }
+        try tachometer.refuse(shaftSpeed: shaftSpeed)
         guard let shaftSpeed = shaftSpeed ?? (tachometer.channel == nil ? nil : "1hz") else {
             throw ValidationError(
                 "--shaft-speed is required: the defect frequencies are multiples of it (as 1797rpm or 29.95hz), "
@@ -113,14 +111,9 @@ struct DiagnoseCommand: AsyncParsableCommand {
             let multiples = try DefectMultiples(parsing: bearing ?? "")
             let group = ISO20816Zone.MachineGroup(rawValue: machineGroup) ?? .medium
             let support = ISO20816Zone.Foundation(rawValue: foundation) ?? .rigid
-            let shaft: BearingDiagnosisRun.Shaft =
-                if let channel = tachometer.channel {
-                    .tachometer(channel: channel, pulsesPerRevolution: tachometer.pulsesPerRevolution)
-                } else {
-                    .given(try ShaftSpeed(parsing: shaftSpeed ?? ""))
-                }
             let reports = try await BearingDiagnosisRun(
-                file: file, source: input.sampleSourceOptions(), shaft: shaft, bearing: multiples, levels: levels,
+                file: file, source: input.sampleSourceOptions(), shaft: tachometer.shaft(given: shaftSpeed),
+                bearing: multiples, levels: levels,
                 threshold: threshold, metresPerSecondSquared: inputUnit.metresPerSecondSquared
             ).reports()
             let context = DiagnosisText.Context(

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import SondeCore
 import SondeIO
 import SondeKit
@@ -42,50 +41,10 @@ struct InfoCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let infos = try files.map { try FileInfo.read(path: $0, options: input.sampleSourceOptions()) }
-            if format == "json" {
-                AccountOutput.line(JSONValue.array(infos.map(Self.json)).text)
-                return
+            guard format == "table" else {
+                return AccountOutput.line(JSONValue.array(infos.map(FileInfoText.json)).text)
             }
-            for (index, info) in infos.enumerated() {
-                if index > 0 { AccountOutput.line("") }
-                AccountOutput.line(Self.table(info))
-            }
+            AccountOutput.line(infos.map(FileInfoText.table).joined(separator: "\n\n"))
         }
-    }
-
-    static func table(_ info: FileInfo) -> String {
-        var lines = ["\(info.path): \(info.format)" + (info.sampleRate.map { ", \($0.compactDescription) Hz" } ?? "")]
-        let header = ["name", "type", "shape", "channel", "properties"]
-        let rows = info.entries.map { entry in
-            [
-                entry.name, entry.type, entry.shape, entry.refusal.map { "no: \($0)" } ?? "yes",
-                entry.properties.joined(separator: " "),
-            ]
-        }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        for row in [header] + rows {
-            lines.append(
-                row.enumerated().map { column, text in
-                    column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-                }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression))
-        }
-        lines += info.notes.map { "note: \($0)" }
-        return lines.joined(separator: "\n")
-    }
-
-    static func json(_ info: FileInfo) -> JSONValue {
-        .object([
-            "file": .string(info.path), "format": .string(info.format), "rate": .optional(info.sampleRate),
-            "entries": .array(
-                info.entries.map { entry in
-                    .object([
-                        "name": .string(entry.name), "type": .string(entry.type), "shape": .string(entry.shape),
-                        "channel": .bool(entry.refusal == nil),
-                        "refusal": entry.refusal.map(JSONValue.string) ?? .null,
-                        "properties": .array(entry.properties.map(JSONValue.string)),
-                    ])
-                }),
-            "notes": .array(info.notes.map(JSONValue.string)),
-        ])
     }
 }

@@ -1,7 +1,4 @@
 import ArgumentParser
-import SondeCore
-import SondeDSP
-import SondeIO
 import SondeKit
 
 struct KurtogramCommand: AsyncParsableCommand {
@@ -45,61 +42,10 @@ struct KurtogramCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        FreedMemoryPolicy.keepForReuse()
         try await reportingErrors {
-            let source = try SampleSources.open(path: file, options: input.sampleSourceOptions())
-            let rate = source.format.sampleRate
-            let channels = try ChannelSamples.read(source, name: file)
-            var results: [(name: String, kurtogram: Kurtogram, line: (frequency: Double, density: Double)?)] = []
-            for (index, samples) in channels.enumerated() {
-                let name = source.format.channelNames[index]
-                do {
-                    let kurtogram = try FastKurtogram.compute(samples, sampleRate: rate, levels: levels)
-                    let best = kurtogram.best
-                    let band = try FastKurtogram.bandSignal(samples, sampleRate: rate, row: best.row, band: best.band)
-                    let spectrum = try SquaredEnvelopeSpectrum(band)
-                    // The strongest line above the lowest bins (the envelope's slow drift).
-                    let line = spectrum.peak(in: (2 * spectrum.resolution)...(band.sampleRate / 2))
-                    results.append((name, kurtogram, line))
-                } catch let error as KurtogramError {
-                    throw SondeError(.invalidInput, "\(file), channel \(name): \(error.description)")
-                }
-            }
-            if format == "json" {
-                AccountOutput.line(JSONValue.array(results.map { Self.json($0.name, $0.kurtogram, $0.line) }).text)
-                return
-            }
-            AccountOutput.line("channel,level,centre_hz,bandwidth_hz,kurtosis,envelope_line_hz")
-            for (name, kurtogram, line) in results {
-                let best = kurtogram.best
-                let fields = [
-                    name, best.level.compactDescription, best.centre.compactDescription,
-                    best.bandwidth.compactDescription, best.kurtosis.compactDescription,
-                    line.map { $0.frequency.compactDescription } ?? "",
-                ]
-                AccountOutput.line(fields.joined(separator: ","))
-            }
+            let channels = try KurtogramRun(file: file, source: input.sampleSourceOptions(), levels: levels).channels()
+            let lines = format == "json" ? [KurtogramText.json(channels).text] : KurtogramText.table(channels)
+            for line in lines { AccountOutput.line(line) }
         }
-    }
-
-    static func json(_ name: String, _ kurtogram: Kurtogram, _ line: (frequency: Double, density: Double)?) -> JSONValue
-    {
-        let best = kurtogram.best
-        return .object([
-            "channel": .string(name), "rate": .number(kurtogram.sampleRate), "levels": .integer(kurtogram.levels),
-            "best": .object([
-                "row": .integer(best.row), "level": .number(best.level), "band": .integer(best.band),
-                "centre": .number(best.centre), "bandwidth": .number(best.bandwidth),
-                "kurtosis": .number(best.kurtosis),
-            ]),
-            "envelope_line": .optional(line?.frequency),
-            "grid": .array(
-                kurtogram.rows.map { row in
-                    .object([
-                        "level": .number(row.level), "bandwidth": .number(row.bandwidth),
-                        "kurtosis": .array(row.values.map(JSONValue.number)),
-                    ])
-                }),
-        ])
     }
 }

@@ -1,12 +1,6 @@
 import ArgumentParser
-import Foundation
-import SondeCapture
 import SondeCore
 import SondeKit
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The app's "new measurement" screen on the terminal: SondeCapture's `LiveCapture`, which
 /// the web's screen runs too, with Ctrl-C and a status line wired around it.
@@ -48,32 +42,14 @@ struct MeasureCommand: ServiceCommand {
     }
 
     func run(with services: LocalServices) async throws {
-        let owner = try await services.session.requireAccount()
-        let instrument = services.instrument
-        guard try instrument.paired() != nil else {
-            throw SondeError(.invalidArgument, "Device not connected — run sonde device pair")
+        let outcome = try await MeasureRun(duration: duration, comment: comment, jobs: jobs).run(with: services) {
+            try pipeline.settings()
         }
-        let capture = try instrument.startCapture(
-            for: owner, settings: try pipeline.settings(), duration: StreamCommand.seconds(duration) ?? 10,
-            options: CaptureOptions(
-                jobs: jobs, version: ExportDefaults.version, extraSettings: [.init("duration", .string(duration))]))
-        // Ctrl-C ends the capture gracefully: every window already complete is saved.
-        let interrupts = Interrupts { _ in capture.requestStop() }
-        let display = StatusLine(enabled: true, interval: .milliseconds(500)) {
-            capture.latest().statusLine
+        let id = outcome.saved.id
+        AccountOutput.line("Saved measurement \(id) (\(outcome.records) records from \(outcome.deviceID))")
+        if let failure = outcome.failure {
+            throw SondeError(.io, "the capture ended early, and measurement \(id) holds what came before: \(failure)")
         }
-        // However it ended: a device that failed mid-capture (unplugged, a command that
-        // died) still leaves the windows before the failure, saved before the error is told.
-        let ended = await capture.ended()
-        display?.finish()
-        let records = ended.batches.reduce(0) { $0 + $1.recordCount }
-        if let failure = ended.error, records == 0 { throw failure }
-        let saved = try await capture.save(comment: comment, with: services.measurements)
-        AccountOutput.line("Saved measurement \(saved.id) (\(records) records from \(capture.device.id))")
-        if let failure = ended.error {
-            throw SondeError(
-                .io, "the capture ended early, and measurement \(saved.id) holds what came before: \(failure)")
-        }
-        if interrupts.signal == SIGTERM { throw ExitCode(143) }
+        if outcome.terminated { throw ExitCode(143) }
     }
 }

@@ -1,9 +1,5 @@
 import ArgumentParser
-import SondeCore
-import SondeDSP
-import SondeIO
 import SondeKit
-import SondeReport
 
 extension MeasurementsCommand {
     struct Report: ServiceCommand {
@@ -42,27 +38,10 @@ extension MeasurementsCommand {
         }
 
         func run(with services: LocalServices) async throws {
-            let id = try MeasurementIDText.require(measurement.id)
-            let (saved, batches) = try await services.measurements.records(
-                id: id, for: services.session.requireAccount())
-            let chosen = features.map { $0.split(separator: ",").map(String.init) } ?? ExportDefaults.reportTrends
-            if let unknown = chosen.first(where: { !saved.columns.contains($0) }), features != nil {
-                throw SondeError(
-                    .invalidArgument,
-                    "--features: measurement \(id) has no column '\(unknown)'; it has \(saved.columns.joined(separator: ","))"
-                )
-            }
-            let html = SavedMeasurementReport.html(
-                measurement: saved, batches: batches, trends: chosen,
-                madeBy: "sonde \(SondeVersion.number) (commit \(BuildTarget.commit), \(BuildTarget.name) build)")
-            let destination = try OutputFile(atomicallyReplacing: output)
-            do {
-                try destination.write(Array(html.utf8))
-                try destination.commit()
-            } catch {
-                destination.abandon()
-                throw error
-            }
+            try await SavedReportPage.write(
+                MeasurementIDText.require(measurement.id),
+                features: features.map { $0.split(separator: ",").map(String.init) },
+                from: services.measurements, for: services.session.requireAccount(), to: output)
         }
     }
 }

@@ -51,28 +51,14 @@ struct PipelineOptions: ParsableArguments {
 
     @OptionGroup var bearingOptions: BearingOptions
 
-    /// The validated settings; every problem is one line naming the option.
+    /// The validated settings (`PipelineChoice`); every problem is one line naming the option.
     func settings() throws -> PipelineSettings {
-        let selection =
-            try features.map { try FeatureFamilies.parseFeatures($0) } ?? (features: Feature.allCases, names: [])
-        let bandRequest = try bands.map { try Band.parseRequest($0) } ?? (bands: [], octaveSets: [])
-        var families = FamilyOptions()
-        families.names = selection.names
-        families.melBands = mel
-        families.mfccCount = mfcc
-        if let velocityBand { families.velocityBand = try FeatureFamilies.parseVelocityBand(velocityBand) }
-        if let reference { families.reference = reference }
-        families.inputUnit = inputUnit
-        families.velocityUnit = velocityUnit
-        families.octaveSets = bandRequest.octaveSets
-        try bearingOptions.apply(to: &families)
-        return try PipelineSettings(
-            frameLength: framing.window,
-            hop: framing.hop,
-            filters: try framing.filter.map { try FilterSpec.parse($0) },
-            features: selection.features,
-            bands: bandRequest.bands,
-            families: families
+        var choice = PipelineChoice(window: framing.window, hop: framing.hop, filters: framing.filter)
+        (choice.bands, choice.features, choice.mel, choice.mfcc) = (bands, features, mel, mfcc)
+        (choice.velocityBand, choice.inputUnit, choice.velocityUnit) = (velocityBand, inputUnit, velocityUnit)
+        (choice.reference, choice.shaftSpeed, choice.bearing) = (
+            reference, bearingOptions.shaftSpeed, bearingOptions.bearing
         )
+        return try choice.settings()
     }
 }

@@ -2,14 +2,8 @@ import ArgumentParser
 import Foundation
 import SondeCore
 import SondeDSP
-import SondeIO
 import SondeKit
 import SondePipeline
-import SondeReport
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,9 +69,7 @@ struct ReportCommand: AsyncParsableCommand {
     @OptionGroup(title: "Tachometer") var tachometer: TachometerOptions
 
     func validate() throws {
-        if shaftSpeed != nil, let channel = tachometer.channel {
-            throw ValidationError("--shaft-speed or --tacho \(channel): give one, the speed comes from either")
-        }
+        try tachometer.refuse(shaftSpeed: shaftSpeed)
         if (shaftSpeed == nil && tachometer.channel == nil) != (bearing == nil) {
             throw ValidationError("--shaft-speed and --bearing go together: the defect lines need both")
         }
@@ -99,58 +91,20 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let settings = try pipeline.settings()
-            let list = try inputList.sampleInputs(sampleType: input.sampleType)
-            if let input = list.input(sameFileAs: output) {
-                throw SondeError(
-                    .invalidArgument, "-o \(output) is the input '\(input.path)': writing it would destroy the input")
+            var run = ReportRun(
+                inputs: try inputList.sampleInputs(sampleType: input.sampleType), settings: settings,
+                sourceOptions: input.sampleSourceOptions(), outputPath: output, graph: engine.graphOptions())
+            run.figures = figures
+            run.trends = pipeline.features.map { $0.split(separator: ",").map { String($0) } }
+            run.settingsRows = settingsRows(settings, inputCount: run.inputs.inputs.count)
+            run.defectLines = try bearing.map {
+                try ReportDefectLines(shaft: tachometer.shaft(given: shaftSpeed), bearing: DefectMultiples(parsing: $0))
             }
-            let options = input.sampleSourceOptions()
-            let first = try FileInputs.open(list.inputs[0], settings: settings, options: options)
-            let columns = try settings.valueColumns(sampleRate: first.source.format.sampleRate)
-            let spectra = ReportSpectra()
-            var graphOptions = engine.graphOptions()
-            graphOptions.spectrumTap = spectra
-            let run = GraphRun(settings: settings, options: graphOptions, cpuReport: engine.cpuReport)
-            let destination = try OutputFile(atomicallyReplacing: output)
-            let totalSamples =
-                list.inputs.count == 1 ? first.source.expectedFrames.map { $0 * first.source.format.channelCount } : nil
-            do {
-                let sink = try ReportSink(
-                    output: destination,
-                    head: ReportHTML.head(
-                        title: list.inputs.count == 1
-                            ? "sonde report: \(list.inputs[0].name)" : "sonde report: \(list.inputs.count) inputs",
-                        madeBy: SondeVersion.named,
-                        settings: settingsRows(settings, inputCount: list.inputs.count)),
-                    spectra: spectra, columns: columns, trended: trendedColumns(columns),
-                    bands: settings.bands.map { $0.low...$0.high },
-                    figures: figures.map { ReportFigures(directory: $0) },
-                    frameLength: settings.frameLength, envelopes: try envelopeFigures(list.inputs, options: options))
-                _ = try await run.run(
-                    FileInputs.lazyInputs(
-                        list.inputs, first: first, columns: columns, settings: settings, options: options),
-                    into: sink, progress: .files(count: list.inputs.count, samplesOfTheOne: totalSamples), quiet: quiet)
-                if let status = run.exitStatus {
-                    destination.abandon()
-                    Diagnostics.say("sonde report: \(run.interruptedText); \(output) left as it was")
-                    throw ExitCode(status)
-                }
-                try sink.finish()
-                try destination.commit()
-                if !quiet { for note in sink.notes { Diagnostics.note(note) } }
-            } catch {
-                destination.abandon()
-                throw error
-            }
+            (run.cpuReport, run.quiet) = (engine.cpuReport, quiet)
+            guard case .interrupted(let status, let text) = try await run.run() else { return }
+            Diagnostics.say("sonde report: \(text); \(output) left as it was")
+            throw ExitCode(status)
         }
-    }
-
-    /// The trends: the features --features lists (or the default set) among the columns,
-    /// then every band power.
-    private func trendedColumns(_ columns: [String]) -> [String] {
-        let chosen =
-            pipeline.features.map { $0.split(separator: ",").map { String($0) } } ?? ExportDefaults.reportTrends
-        return columns.filter { chosen.contains($0) } + columns.filter { $0.hasPrefix("band_power:") }
     }
 
     /// What the page says made it: every option that changes a number.
@@ -177,4 +131,9 @@ struct ReportCommand: AsyncParsableCommand {
         rows.append(("Definitions", "docs/features.md of sonde's repository (every number's definition)"))
         return rows
     }
+
+    /// `--shaft-speed`, declared with the pipeline options (the bearing columns read it too).
+    var shaftSpeed: String? { pipeline.bearingOptions.shaftSpeed }
+    /// `--bearing`, likewise.
+    var bearing: String? { pipeline.bearingOptions.bearing }
 }

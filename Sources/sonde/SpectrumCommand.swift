@@ -1,14 +1,8 @@
 import ArgumentParser
-import SondeBatch
 import SondeCore
 import SondeDSP
 import SondeIO
 import SondeKit
-import SondePipeline
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 struct SpectrumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -116,56 +110,24 @@ struct SpectrumCommand: AsyncParsableCommand {
     var envelopeBand: EnvelopeBand? { EnvelopeBand(parsing: band ?? "auto", levels: levels ?? 6) }
 
     func run() async throws {
-        if envelope { return try await runEnvelope() }
         try await reportingErrors {
-            let settings = try framing.settings()
+            let settings = try framing.settings()  // also checks --window for --envelope
             let list = try inputList.sampleInputs(sampleType: input.sampleType)
-            let options = input.sampleSourceOptions()
-            let (outputPath, outputFormat) = try outputTarget(for: list)
-            // The first input is opened and checked before anything is written.
-            let first = try FileInputs.open(list.inputs[0], settings: settings, options: options)
-            let inputs = FileInputs.lazyInputs(
-                list.inputs, first: first, columns: [], settings: settings, options: options)
-            let averager = SpectrumAverager()
-            var graphOptions = engine.graphOptions()
-            graphOptions.spectrumTap = averager
-            let run = GraphRun(settings: settings, options: graphOptions, cpuReport: engine.cpuReport)
-            let destination = try Self.destination(outputPath)
-            do {
-                let sink = SpectrumSink(
-                    averager: averager,
-                    writer: SpectrumWriter(format: outputFormat, output: destination, includesFile: list.namesFiles),
-                    frameLength: settings.frameLength)
-                _ = try await run.run(inputs, into: sink)
-                if let status = run.exitStatus {
-                    // A spectrum of part of an input would pass for the whole one.
-                    destination.abandon()
-                    Diagnostics.say("sonde spectrum: \(run.interruptedText); no spectrum written")
-                    throw ExitCode(status)
-                }
-                try sink.finish()
-                try destination.commit()
-                if !quiet { for note in sink.notes { Diagnostics.note(note) } }
-            } catch {
-                destination.abandon()
-                throw error
+            let outputPath = output == "-" ? nil : output
+            guard !envelope else {
+                var run = EnvelopeSpectrumRun(
+                    inputs: list, sourceOptions: input.sampleSourceOptions(), outputPath: outputPath, format: format,
+                    band: envelopeBand ?? .auto(levels: 6), window: framing.window, jobs: engine.jobs)
+                run.quiet = quiet
+                return try await run.run()
             }
+            var run = SpectrumRun(
+                inputs: list, settings: settings, sourceOptions: input.sampleSourceOptions(), outputPath: outputPath,
+                format: format, graph: engine.graphOptions())
+            (run.cpuReport, run.quiet) = (engine.cpuReport, quiet)
+            guard case .interrupted(let status, let text) = try await run.run() else { return }
+            Diagnostics.say("sonde spectrum: \(text); no spectrum written")
+            throw ExitCode(status)
         }
-    }
-
-    /// Where both forms write: `-o`'s path (nil for standard output), refused when it is one
-    /// of the inputs, and the format (`--format`, else from its extension, else CSV).
-    func outputTarget(for list: SampleInputs) throws -> (path: String?, format: SpectrumWriter.Format) {
-        let path = output == "-" ? nil : output
-        if let path, let input = list.input(sameFileAs: path) {
-            throw SondeError(
-                .invalidArgument, "-o \(path) is the input '\(input.path)': writing it would destroy the input")
-        }
-        return (path, format ?? path.flatMap(SpectrumWriter.Format.init(inferredFrom:)) ?? .csv)
-    }
-
-    /// The output file, written atomically, or standard output.
-    static func destination(_ path: String?) throws -> OutputFile {
-        try path.map { try OutputFile(atomicallyReplacing: $0) } ?? OutputFile(standardOutputFlushing: .whenFull)
     }
 }

@@ -129,19 +129,7 @@ struct StreamCommand: AsyncParsableCommand {
             if !quiet {
                 // As `process` does: a partial trailing sample of raw stdin, a short sound file.
                 for note in summary.notes { Diagnostics.note(note) }
-                var line =
-                    "sonde stream: \(summary.records) records, \(summary.samplesPerChannel) samples per channel, "
-                line += "\(summary.dropped) dropped, \(String(format: "%.2f", summary.seconds)) s"
-                if stats {
-                    func ms(_ fraction: Double) -> String {
-                        summary.latencies.percentile(fraction).map { String(format: "%.2f ms", Double($0) / 1e6) }
-                            ?? "n/a"
-                    }
-                    line +=
-                        "; latency p50 \(ms(0.5)), p99 \(ms(0.99)), p99.9 \(ms(0.999)) over \(summary.latencies.count) records"
-                }
-                if let updates = summary.droppedPageUpdates { line += "; \(updates) page updates dropped" }
-                Diagnostics.say(line)
+                Diagnostics.say(summary.line(stats: stats))
             }
             if let status = summary.exitStatus { throw ExitCode(status) }
         }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import SondeDSP
+import SondeKit
 
 /// `--tacho CH` and `--pulses-per-rev N`: the shaft speed from a tachometer channel instead of
 /// `--shaft-speed` (docs/features.md section 9; `TachometerSpeed` reads it).
@@ -25,5 +27,20 @@ struct TachometerOptions: ParsableArguments {
                 throw ValidationError("--pulses-per-rev \(pulsesPerRev): expected a whole number of pulses, 1 or more")
             }
         }
+    }
+
+    /// `--shaft-speed` and `--tacho` both name the speed: one of them, or the commands would
+    /// have to pick.
+    func refuse(shaftSpeed: String?) throws {
+        if shaftSpeed != nil, let channel {
+            throw ValidationError("--shaft-speed or --tacho \(channel): give one, the speed comes from either")
+        }
+    }
+
+    /// Where the shaft speed comes from: this channel, else `given` (`--shaft-speed`, which
+    /// `validate()` of the command has read).
+    func shaft(given: String?) throws -> BearingDiagnosisRun.Shaft {
+        if let channel { return .tachometer(channel: channel, pulsesPerRevolution: pulsesPerRevolution) }
+        return .given(try ShaftSpeed(parsing: given ?? ""))
     }
 }

@@ -7,7 +7,8 @@ change what a user sees. This is the check of that: every command's and subcomma
 --help (found by walking SUBCOMMANDS from the root), the bad-input cases of
 Tests/Fixtures/bad_cases.json and a list of wrong options, and `process` over
 sample-data/ in every output format, single and dataset (--output-dir, whose outputs
-and manifest are compared too, minus the manifest's times). It lives under Tests/ beside
+and manifest are compared too, minus the manifest's times), and report, spectrum (also
+--envelope), kurtogram and diagnose on the same files (and measurements report refused). It lives under Tests/ beside
 the other checks that drive the binary from outside (Tests/Docs, Tests/Parquet); it is
 run by hand against a build of main (`make` does not have two binaries).
 
@@ -76,6 +77,32 @@ BAD_OPTIONS = [
     ["serve", "--trusted-proxy", "bad host"],
     ["serve", "--public-url", "ftp://x"],
     ["measure", "--duration", "0"],
+    ["report", "sample-data/motor.wav", "-o", "sample-data/motor.wav"],
+    ["report", "sample-data/motor.wav", "-o", "-"],
+    ["report", "sample-data/motor.wav", "-o", "x.html", "--figures", "no-such-folder"],
+    ["report", "sample-data/motor.wav", "-o", "x.html", "--shaft-speed", "1797rpm"],
+    ["report", "sample-data/motor.wav", "-o", "x.html", "--shaft-speed", "1797rpm", "--tacho", "ch1",
+     "--bearing", "6205"],
+    ["spectrum", "sample-data/motor.wav", "-o", "sample-data/motor.wav"],
+    ["spectrum", "sample-data/motor.wav", "--envelope", "-o", "sample-data/motor.wav"],
+    ["spectrum", "sample-data/motor.wav", "--band", "2000-4000"],
+    ["spectrum", "sample-data/motor.wav", "--levels", "3"],
+    ["spectrum", "sample-data/motor.wav", "--envelope", "--hop", "10"],
+    ["spectrum", "sample-data/motor.wav", "--envelope", "--band", "x"],
+    ["spectrum", "sample-data/motor.wav", "--envelope", "--band", "2000-4000", "--levels", "3"],
+    ["spectrum", "sample-data/motor.wav", "--envelope", "--levels", "13"],
+    ["spectrum", "no-such-file.wav", "--envelope"],
+    ["kurtogram", "sample-data/motor.wav", "--levels", "13"],
+    ["kurtogram", "sample-data/motor.wav", "--format", "xml"],
+    ["kurtogram", "sample-data/motor.wav", "--levels", "12"],
+    ["kurtogram", "no-such-file.wav"],
+    ["diagnose", "sample-data/motor.wav", "--bearing", "6205"],
+    ["diagnose", "sample-data/motor.wav", "--shaft-speed", "1797rpm"],
+    ["diagnose", "sample-data/motor.wav", "--shaft-speed", "fast", "--bearing", "6205"],
+    ["diagnose", "sample-data/motor.wav", "--shaft-speed", "1797rpm", "--bearing", "6205", "--machine-group", "3"],
+    ["diagnose", "sample-data/motor.wav", "--tacho", "nope", "--bearing", "6205"],
+    ["measurements", "report", "1", "-o", "-"],
+    ["measurements", "report", "1", "-o", "x.html"],
     ["nonexistent-command"],
 ]
 
@@ -100,6 +127,24 @@ RUNS = [
     ["stream", "--profile", "sample-data/faulty-pump.toml", "--seed", "7", "--as-fast-as-possible", "--frames", "20",
      "--format", "csv", "--quiet"],
     ["info", "sample-data/motor.wav"],
+    ["report", "sample-data/pump-vibration.csv", "--filter", "highpass:10", "--bands", "0-500,500-2000", "-o",
+     "{tmp}/pump.html", "--figures", "{tmp}"],
+    ["report", "sample-data/motor.wav", "sample-data/pump-vibration.csv", "--features", "rms,kurtosis", "-o",
+     "{tmp}/two.html"],
+    ["report", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le", "--shaft-speed", "1797rpm", "--bearing", "6205", "-o", "{tmp}/bearing.html"],
+    ["report", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le", "--tacho", "ch1", "--bearing", "6205", "-o", "{tmp}/tacho.html"],
+    ["spectrum", "sample-data/motor.wav", "--window", "4096"],
+    ["spectrum", "sample-data/motor.wav", "sample-data/pump-vibration.csv", "--format", "json"],
+    ["spectrum", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le", "--filter", "highpass:10", "-o", "{tmp}/spectrum.json"],
+    ["spectrum", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le", "--envelope", "--window", "8192"],
+    ["spectrum", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le", "--envelope", "--band", "2000-4000", "--format", "json"],
+    ["spectrum", "sample-data/motor.wav", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le", "--envelope", "--levels", "4", "-o", "{tmp}/envelope.csv"],
+    ["kurtogram", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le"],
+    ["kurtogram", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le", "--format", "json", "--levels", "4"],
+    ["diagnose", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le", "--shaft-speed", "1797rpm", "--bearing", "6205"],
+    ["diagnose", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le", "--shaft-speed", "29.95hz", "--bearing", "n=9,d=7.94mm,D=39.04mm,angle=0",
+     "--machine-group", "1", "--foundation", "flexible", "--format", "json"],
+    ["diagnose", "sample-data/bearing.f32le", "--rate", "25600", "--channels", "2", "--sample-type", "f32le", "--tacho", "ch1", "--bearing", "6205"],
 ]
 
 # What varies between two runs of the same binary: times, a pid, paths of the temporary folder.
@@ -108,6 +153,8 @@ VOLATILE = [
     (re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"), b"TIME"),
     (re.compile(rb'"(time|started|ended|mtime|input_mtime)":[0-9.e+-]+'), rb'"\1":T'),
     (re.compile(rb"sonde version [^\"\\\n]*|\"sonde\":\"[^\"]*\"|\"build\":\"[^\"]*\""), b"VERSION"),
+    # The build named on a report page (its generator and "Made by"): the commit differs by build.
+    (re.compile(rb"sonde \d+\.\d+\.\d+ \(commit [^)]*\)"), b"VERSION"),
 ]
 
 

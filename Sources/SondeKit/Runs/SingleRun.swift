@@ -52,10 +52,7 @@ public struct SingleRun {
     /// - Throws: `SondeError(.invalidArgument)` when the output is one of the inputs (writing
     ///   it would destroy it); the first input's or the pipeline's error.
     public func run(parquet: (OutputFormat) throws -> ParquetWriterOptions) async throws -> Outcome {
-        if let outputPath, let input = inputs.input(sameFileAs: outputPath) {
-            throw SondeError(
-                .invalidArgument, "-o \(outputPath) is the input '\(input.path)': writing it would destroy the input")
-        }
+        try inputs.refuseOverwriting(outputPath)
         let outputFormat = outputFormat
         let parquetOptions = try parquet(outputFormat)
         let first = try FileInputs.open(inputs.inputs[0], settings: settings, options: sourceOptions)

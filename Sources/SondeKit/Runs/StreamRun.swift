@@ -32,6 +32,18 @@ public struct StreamRun {
         public var notes: [String]
         /// 128 + the signal that ended it, if one did.
         public var exitStatus: Int32?
+
+        public init(
+            records: Int, samplesPerChannel: Int, dropped: Int, seconds: Double, latencies: LatencyPercentiles,
+            droppedPageUpdates: Int?, notes: [String], exitStatus: Int32?
+        ) {
+            (self.records, self.samplesPerChannel, self.dropped, self.seconds) = (
+                records, samplesPerChannel, dropped, seconds
+            )
+            (self.latencies, self.droppedPageUpdates, self.notes, self.exitStatus) = (
+                latencies, droppedPageUpdates, notes, exitStatus
+            )
+        }
     }
 
     public init(source: StreamSource, settings: PipelineSettings, format: OutputFormat, jobs: Int) {

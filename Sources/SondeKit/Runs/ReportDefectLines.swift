@@ -1,47 +1,51 @@
 import SondeCore
-import SondeDSP
-import SondeIO
-import SondeReport
+public import SondeDSP
+public import SondeIO
+public import SondeReport
 
-extension ReportCommand {
-    /// `--shaft-speed`, declared with the pipeline options (the bearing columns read it too).
-    var shaftSpeed: String? { pipeline.bearingOptions.shaftSpeed }
-    /// `--bearing`, likewise.
-    var bearing: String? { pipeline.bearingOptions.bearing }
+/// `sonde report --bearing` with a shaft speed (given or from `--tacho`): per input, each
+/// channel's squared-envelope spectrum as `sonde diagnose` reads it
+/// (`BearingDiagnosis.envelopeSpectrum`), drawn with the bearing's defect lines and the
+/// diagnosis table under it; none for the tachometer channel. The input is read a second
+/// time, whole: the envelope needs every sample of a channel, the graph holds a window.
+public struct ReportDefectLines: Sendable {
+    public let shaft: BearingDiagnosisRun.Shaft
+    public let bearing: DefectMultiples
 
-    /// With --shaft-speed (or --tacho) and --bearing: per input, each channel's envelope
-    /// spectrum as `diagnose` reads it (`BearingDiagnosis.envelopeSpectrum`), drawn with the
-    /// defect lines; none for the tachometer channel.
-    func envelopeFigures(_ inputs: [SampleInput], options: SampleSourceOptions) throws -> EnvelopeFigures? {
-        guard let bearing, shaftSpeed != nil || tachometer.channel != nil else { return nil }
-        let given = try shaftSpeed.map { try ShaftSpeed(parsing: $0) }
-        let multiples = try DefectMultiples(parsing: bearing)
-        let tacho = tachometer.channel
-        let pulses = tachometer.pulsesPerRevolution
+    public init(shaft: BearingDiagnosisRun.Shaft, bearing: DefectMultiples) {
+        self.shaft = shaft
+        self.bearing = bearing
+    }
+
+    /// The figures of input `index` (named `name`), in its channels' order.
+    public func figures(_ inputs: [SampleInput], options: SampleSourceOptions) -> EnvelopeFigures {
+        let (shaft, multiples) = (shaft, bearing)
         return { index, name in
             let source = try SampleSources.open(path: inputs[index].path, options: options)
             let rate = source.format.sampleRate
             let names = source.format.channelNames
             let channels = try ChannelSamples.read(source, name: name)
-            var shaft = given ?? ShaftSpeed(hertz: 1)
+            var speed = ShaftSpeed(hertz: 1)
             var tachoIndex: Int?
-            if let tacho {
+            switch shaft {
+            case .given(let given):
+                speed = given
+            case .tachometer(let tacho, let pulses):
                 do {
-                    (shaft, tachoIndex) = try TachometerSpeed.speed(
+                    (speed, tachoIndex) = try TachometerSpeed.speed(
                         of: channels, names: names, tachometer: tacho, sampleRate: rate, pulsesPerRevolution: pulses)
                 } catch {
                     throw SondeError(.invalidInput, "\(name): \(error)")
                 }
             }
-            let defects = BearingDefect.allCases.map { ($0.abbreviation, multiples.frequency(of: $0, at: shaft)) }
+            let defects = BearingDefect.allCases.map { ($0.abbreviation, multiples.frequency(of: $0, at: speed)) }
             return try channels.enumerated().map { channel, samples -> ReportEnvelope? in
                 guard channel != tachoIndex else { return nil }
                 let channelName = channel < names.count ? names[channel] : "\(channel + 1)"
                 let found: (band: Kurtogram.Cell, spectrum: SquaredEnvelopeSpectrum)
                 do {
                     found = try samples.withUnsafeBufferPointer {
-                        try BearingDiagnosis.envelopeSpectrum(
-                            $0, sampleRate: rate, shaft: shaft, bearing: multiples)
+                        try BearingDiagnosis.envelopeSpectrum($0, sampleRate: rate, shaft: speed, bearing: multiples)
                     }
                 } catch let error as KurtogramError {
                     throw SondeError(.invalidInput, "\(name), channel \(channelName): \(error.description)")
@@ -51,17 +55,17 @@ extension ReportCommand {
                 let spectrum = found.spectrum
                 return ReportEnvelope(
                     title: "Envelope spectrum of \(low.significantDigits(6))-\(high.significantDigits(6)) Hz, "
-                        + "\(channelName) (shaft \(shaft.hertz.significantDigits(4)) Hz)",
+                        + "\(channelName) (shaft \(speed.hertz.significantDigits(4)) Hz)",
                     frequencies: spectrum.density.indices.map { Double($0) * spectrum.resolution },
                     density: spectrum.density, defects: defects,
                     diagnosis: Self.table(
-                        BearingDiagnosis(spectrum: spectrum, band: found.band, shaft: shaft, bearing: multiples)))
+                        BearingDiagnosis(spectrum: spectrum, band: found.band, shaft: speed, bearing: multiples)))
             }
         }
     }
 
     /// The table under the envelope figure, worded as `sonde diagnose` words the same diagnosis.
-    static func table(_ diagnosis: BearingDiagnosis) -> ReportEnvelope.Diagnosis {
+    public static func table(_ diagnosis: BearingDiagnosis) -> ReportEnvelope.Diagnosis {
         let threshold = diagnosis.threshold
         let rows = diagnosis.findings.map { finding in
             let levels = finding.harmonics.map { $0.level.map { $0.significantDigits(3) } ?? "not measurable" }
