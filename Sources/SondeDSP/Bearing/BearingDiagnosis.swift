@@ -106,13 +106,11 @@ public struct BearingDiagnosis: Sendable, Equatable {
         _ samples: UnsafeBufferPointer<Double>, sampleRate: Double, shaft: ShaftSpeed, bearing: DefectMultiples,
         levels: Int = 6, rule: DefectLevelRule = DefectLevelRule()
     ) throws -> (band: Kurtogram.Cell, spectrum: SquaredEnvelopeSpectrum) {
-        let kurtogram = try FastKurtogram.compute(samples, sampleRate: sampleRate, levels: levels)
         let highest = BearingDefect.allCases.map { bearing.frequency(of: $0, at: shaft) }.max() ?? 0
-        // No band reaches them all: the whole band, whose envelope goes furthest, so that "not
-        // measurable" names the recording's own Nyquist frequency.
-        let cell =
-            kurtogram.best(envelopeNyquistAtLeast: highest * (1 + rule.window)) ?? kurtogram.cell(row: 0, band: 0)
-        let signal = try FastKurtogram.bandSignal(samples, sampleRate: sampleRate, row: cell.row, band: cell.band)
+        // No band reaches them all: the whole band (row 0), whose envelope goes furthest, so
+        // that "not measurable" names the recording's own Nyquist frequency.
+        let (_, cell, signal) = try FastKurtogram.computeKeepingBest(
+            samples, sampleRate: sampleRate, levels: levels, envelopeNyquistAtLeast: highest * (1 + rule.window))
         let length = DefectLevelRule.segmentLength(count: signal.samples.count, rate: signal.sampleRate, shaft: shaft)
         return (cell, try SquaredEnvelopeSpectrum(signal, segmentLength: length))
     }

@@ -1,6 +1,6 @@
 /// One channel's squared-envelope spectrum and the band it demodulates: what
 /// `sonde spectrum --envelope` prints, computed by the same code as `sonde diagnose`
-/// (`FastKurtogram.bandSignal`, `SquaredEnvelopeSpectrum`), only the band and the segment
+/// (`FastKurtogram.computeKeepingBest`, `SquaredEnvelopeSpectrum`), only the band and the segment
 /// length chosen differently.
 public struct ChannelEnvelopeSpectrum: Sendable, Equatable {
     /// The band demodulated, Hz.
@@ -38,9 +38,9 @@ public struct ChannelEnvelopeSpectrum: Sendable, Equatable {
         let signal: KurtogramBandSignal
         switch band {
         case .auto(let levels):
-            let kurtogram = try FastKurtogram.compute(samples, sampleRate: sampleRate, levels: levels)
-            let best = kurtogram.best
-            signal = try FastKurtogram.bandSignal(samples, sampleRate: sampleRate, row: best.row, band: best.band)
+            let best: Kurtogram.Cell
+            (_, best, signal) = try FastKurtogram.computeKeepingBest(
+                samples, sampleRate: sampleRate, levels: levels, envelopeNyquistAtLeast: 0)
             cell = best
             low = best.centre - best.bandwidth / 2
             high = best.centre + best.bandwidth / 2

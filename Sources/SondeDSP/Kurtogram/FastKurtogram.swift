@@ -19,6 +19,63 @@ public enum FastKurtogram {
     public static func compute(
         _ samples: UnsafeBufferPointer<Double>, sampleRate: Double, levels: Int
     ) throws -> Kurtogram {
+        try run(samples, sampleRate: sampleRate, levels: levels, keepingNyquistAtLeast: nil).kurtogram
+    }
+
+    /// Computes the kurtogram and keeps the band signal of its best cell among the rows whose
+    /// band signal's Nyquist frequency is at least `nyquist` Hz (row 0 when none is): the same
+    /// cell as `Kurtogram.best(envelopeNyquistAtLeast:) ?? cell(row: 0, band: 0)` and the same
+    /// samples as `bandSignal` of it, without filtering that band a second time (a sixth of a
+    /// diagnosis's filtering for a minute at 48 kHz).
+    /// - Parameters:
+    ///   - nyquist: Hz; 0 keeps the cell of `Kurtogram.best`.
+    /// - Throws: `KurtogramError`, as `compute`.
+    public static func computeKeepingBest(
+        _ samples: UnsafeBufferPointer<Double>, sampleRate: Double, levels: Int, envelopeNyquistAtLeast nyquist: Double
+    ) throws -> (kurtogram: Kurtogram, best: Kurtogram.Cell, signal: KurtogramBandSignal) {
+        let result = try run(samples, sampleRate: sampleRate, levels: levels, keepingNyquistAtLeast: nyquist)
+        let kurtogram = result.kurtogram
+        let best = kurtogram.cell(row: result.kept.row, band: result.kept.band)
+        let signal =
+            result.kept.samples
+            ?? KurtogramBandSignal(samples: samples.map { SIMD2($0, 0) }, sampleRate: sampleRate)
+        return (kurtogram, best, signal)
+    }
+
+    /// The best cell so far, scanning as `Kurtogram.best(envelopeNyquistAtLeast:)` does, and its
+    /// band signal (nil for row 0, the input itself).
+    private struct KeptCell {
+        var row = 0
+        var band = 0
+        var value: Double
+        var samples: KurtogramBandSignal?
+
+        /// Scans a finished row in band order (a strictly larger value wins, as `best`);
+        /// `node(band)` gives the winner's filtered node when it is in this row.
+        mutating func scan(
+            row: Int, values: [Double], rate: Double,
+            node: (Int) -> (start: UnsafePointer<SIMD2<Double>>, count: Int)
+        ) {
+            var winner: Int?
+            for (band, candidate) in values.enumerated() where candidate > value {
+                winner = band
+                value = candidate
+            }
+            guard let winner else { return }
+            self.row = row
+            band = winner
+            let (start, count) = node(winner)
+            let warmUp = KurtogramFilterBank.warmUp
+            samples = KurtogramBandSignal(
+                samples: Array(UnsafeBufferPointer(start: start + warmUp, count: count - warmUp)), sampleRate: rate)
+        }
+    }
+
+    /// The filter bank over every level: the grid, and when `nyquist` is given the best
+    /// qualifying cell and its band signal.
+    private static func run(
+        _ samples: UnsafeBufferPointer<Double>, sampleRate: Double, levels: Int, keepingNyquistAtLeast nyquist: Double?
+    ) throws -> (kurtogram: Kurtogram, kept: KeptCell) {
         try validate(samples, sampleRate: sampleRate, levels: levels)
         let count = samples.count
         let floor = silentFloor(samples)
@@ -28,8 +85,12 @@ public enum FastKurtogram {
                 values: [KurtogramFilterBank.realKurtosis(samples, floor: floor)])
         ]
         rows.reserveCapacity(2 * levels)
+        var kept = KeptCell(value: rows[0].values[0])
+        // Only rows whose band rate / 2 reaches `nyquist` are candidates; rates fall row by
+        // row, so once one fails every later one does (and row 0 failing leaves row 0).
+        var keeping = nyquist.map { sampleRate / 2 >= $0 } ?? false
         // Two level buffers (every level's nodes side by side fit in `count` samples) and
-        // room for the three thirds of one node.
+        // one for the thirds of every node of a level (as many samples again).
         let current = UnsafeMutablePointer<SIMD2<Double>>.allocate(capacity: count)
         let next = UnsafeMutablePointer<SIMD2<Double>>.allocate(capacity: count)
         let thirds = UnsafeMutablePointer<SIMD2<Double>>.allocate(capacity: count)
@@ -44,6 +105,8 @@ public enum FastKurtogram {
         var parent = current
         var children = next
         var parentLength = count
+        // The band signal's rate as `bandSignal` derives it: halved per level, a third last.
+        var binaryRate = sampleRate
         let warmUp = KurtogramFilterBank.warmUp
         KurtogramFilterBank.allTaps.withUnsafeBufferPointer { taps in
             guard let taps = taps.baseAddress else { return }
@@ -62,32 +125,49 @@ public enum FastKurtogram {
                     let low = children + 2 * node * childLength
                     let high = low + childLength
                     KurtogramFilterBank.splitInHalves(z, count: parentLength, low: low, high: high, taps: taps)
-                    binary[2 * node] = KurtogramFilterBank.complexKurtosis(
-                        low + warmUp, count: childLength - warmUp, floor: floor)
-                    binary[2 * node + 1] = KurtogramFilterBank.complexKurtosis(
-                        high + warmUp, count: childLength - warmUp, floor: floor)
+                    (binary[2 * node], binary[2 * node + 1]) = KurtogramFilterBank.complexKurtosis(
+                        low + warmUp, high + warmUp, count: childLength - warmUp, floor: floor)
                     guard splitsInThirds else { continue }
+                    let first = thirds + 3 * node * thirdLength
                     KurtogramFilterBank.splitInThirds(
-                        z, count: parentLength, into: thirds, stride: thirdLength,
+                        z, count: parentLength, into: first, stride: thirdLength,
                         taps: taps + KurtogramFilterBank.thirdsOffset)
-                    for b in 0..<3 {
-                        ternary[3 * node + b] = KurtogramFilterBank.complexKurtosis(
-                            thirds + b * thirdLength + warmUp, count: thirdLength - warmUp, floor: floor)
-                    }
+                    (ternary[3 * node], ternary[3 * node + 1], ternary[3 * node + 2]) =
+                        KurtogramFilterBank.complexKurtosis(
+                            first + warmUp, first + thirdLength + warmUp, first + 2 * thirdLength + warmUp,
+                            count: thirdLength - warmUp, floor: floor)
                 }
+                let thirdRate = binaryRate / 3
+                binaryRate /= 2
                 rows.append(
                     Kurtogram.Row(level: Double(level), bandwidth: sampleRate / Double(2 << level), values: binary))
+                if let nyquist, keeping {
+                    keeping = binaryRate / 2 >= nyquist
+                    if keeping {
+                        kept.scan(row: rows.count - 1, values: binary, rate: binaryRate) {
+                            (UnsafePointer(children + $0 * childLength), childLength)
+                        }
+                    }
+                }
                 if splitsInThirds {
                     rows.append(
                         Kurtogram.Row(
                             level: Double(level - 1) + log2(3.0), bandwidth: sampleRate / Double(3 << level),
                             values: ternary))
+                    if let nyquist, keeping {
+                        keeping = thirdRate / 2 >= nyquist
+                        if keeping {
+                            kept.scan(row: rows.count - 1, values: ternary, rate: thirdRate) {
+                                (UnsafePointer(thirds + $0 * thirdLength), thirdLength)
+                            }
+                        }
+                    }
                 }
                 swap(&parent, &children)
                 parentLength = childLength
             }
         }
-        return Kurtogram(sampleRate: sampleRate, levels: levels, rows: rows)
+        return (Kurtogram(sampleRate: sampleRate, levels: levels, rows: rows), kept)
     }
 
     /// Computes the kurtogram of one channel; a convenience for arrays.

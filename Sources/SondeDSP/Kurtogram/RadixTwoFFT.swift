@@ -20,6 +20,17 @@ struct RadixTwoFFT {
 
     func transform(_ data: inout [SIMD2<Double>]) {
         precondition(data.count == length, "RadixTwoFFT: \(data.count) samples, plan for \(length)")
+        twiddles.withUnsafeBufferPointer { twiddles in
+            data.withUnsafeMutableBufferPointer { data in
+                guard let twiddles = twiddles.baseAddress, let data = data.baseAddress else { return }
+                transform(data, twiddles: twiddles)
+            }
+        }
+    }
+
+    /// The transform on raw pointers, without the array's checks in the butterflies.
+    private func transform(_ data: UnsafeMutablePointer<SIMD2<Double>>, twiddles: UnsafePointer<SIMD2<Double>>) {
+        let length = length
         var j = 0
         for i in 1..<length {
             var bit = length >> 1
@@ -29,21 +40,45 @@ struct RadixTwoFFT {
             }
             j |= bit
             if i < j {
-                data.swapAt(i, j)
+                let value = data[i]
+                data[i] = data[j]
+                data[j] = value
             }
         }
-        var span = 1
-        while span < length {
-            let twiddleStride = length / (2 * span)
+        // Every stage whose butterflies stay within a block of `block` samples, block by
+        // block while it is in cache, then the wider stages over the whole array: the same
+        // butterflies on the same values in another order, so the same bits (32768 points,
+        // the velocity's segments: 15 passes over 512 KiB -> 5, 0.67 -> 0.55 ms with the
+        // raw pointers).
+        let block = min(length, 2048)
+        var start = 0
+        while start < length {
+            stages(data + start, length: block, spans: 1..<block, twiddles: twiddles)
+            start += block
+        }
+        stages(data, length: length, spans: block..<length, twiddles: twiddles)
+    }
+
+    /// The radix-2 stages of spans `spans` (powers of two) over `length` samples at `data`,
+    /// the twiddles those of the whole transform.
+    private func stages(
+        _ data: UnsafeMutablePointer<SIMD2<Double>>, length: Int, spans: Range<Int>,
+        twiddles: UnsafePointer<SIMD2<Double>>
+    ) {
+        var span = spans.lowerBound
+        while span < spans.upperBound {
+            let twiddleStride = self.length / (2 * span)
             var start = 0
             while start < length {
+                let top = data + start
+                let bottom = top + span
                 for k in 0..<span {
                     let w = twiddles[k * twiddleStride]
-                    let b = data[start + k + span]
+                    let b = bottom[k]
                     let product = SIMD2(w.x * b.x - w.y * b.y, w.x * b.y + w.y * b.x)
-                    let a = data[start + k]
-                    data[start + k] = a + product
-                    data[start + k + span] = a - product
+                    let a = top[k]
+                    top[k] = a + product
+                    bottom[k] = a - product
                 }
                 start += 2 * span
             }

@@ -23,9 +23,10 @@ public enum ChannelSamples {
                     "\(name): longer than \(limit) samples per channel, which this analysis holds in memory at once; cut it first"
                 )
             }
+            // `append`'s geometric growth: reserving exactly the next chunk copied every
+            // channel whole at every chunk (a tenth of `diagnose`'s CPU for a minute at 48 kHz).
             buffer.withUnsafeBufferPointer { values in
                 for channel in 0..<channels {
-                    result[channel].reserveCapacity(result[channel].count + count)
                     for frame in 0..<count { result[channel].append(values[frame * channels + channel]) }
                 }
             }
