@@ -5,7 +5,8 @@ and measurements while others log in at once, with production password hashing (
 - 50 browsing users (threads, each its own keep-alive connection, 5 per account of 10),
   each opening Main or one of its measurements, then reading it for THINK seconds
   (0.5 by default), for DURATION seconds;
-- meanwhile, every few seconds, LOGINS (20) people submit the Login form at the same moment;
+- meanwhile, every few seconds, LOGINS (20) people submit the Login form at the same moment,
+  and one user records the device throughout, polling its values 4 times a second;
 - the server's resident memory sampled every 50 ms.
 
 Prints the browsing latency percentiles, every burst's login times and statuses (303 =
@@ -177,6 +178,25 @@ def main():
                     statuses[status] = statuses.get(status, 0) + 1
                 time.sleep(arguments.think)
 
+        capture_log = {"start": None, "polls": {}, "save": None}
+
+        def capture():
+            """One user records the device the whole time, polling its values 4 times a
+            second as the page's fallback does, and saves at the end (issue 44: browsing
+            while a capture runs)."""
+            cookie, _ = browsers[0]
+            client = Client(port)
+            client.cookies["sonde_session"] = cookie
+            capture_log["start"], _, _ = client.post("/measurements/new", {}, "/")
+            while time.monotonic() < end:
+                status, _, _ = client.request("GET", "/measurements/new/values")
+                capture_log["polls"][status] = capture_log["polls"].get(status, 0) + 1
+                time.sleep(0.25)
+            capture_log["save"], _, _ = client.post(
+                "/measurements/new/save", {"comment": "during load"}, "/measurements/new")
+
+        capture_thread = threading.Thread(target=capture)
+        capture_thread.start()
         browsing = [threading.Thread(target=browse, args=(n,)) for n in range(50)]
         for thread in browsing:
             thread.start()
@@ -185,6 +205,7 @@ def main():
         for thread in browsing:
             thread.join()
         login_thread.join()
+        capture_thread.join()
         running[0] = False
         latencies.sort()
 
@@ -210,7 +231,11 @@ def main():
         print(f"the first {cores} logins of each burst (within the {cores} cores): "
               + ", ".join(f"{1000 * t:.0f} ms" for t in firsts))
         print(f"browsing p99 {p99_ms:.2f} ms; non-200 pages {unexpected}; peak RSS {peak[0] / 1024:.0f} MiB")
+        print(f"capture during the run: start {capture_log['start']}, value polls {capture_log['polls']}, "
+              f"save {capture_log['save']}")
         failures = []
+        if capture_log["start"] != 303 or set(capture_log["polls"]) != {200} or capture_log["save"] != 303:
+            failures.append("the capture beside the browsing did not start, answer or save")
         if p99_ms >= 50:
             failures.append(f"browsing p99 {p99_ms:.1f} ms >= 50 ms")
         if peak[0] >= 1024 * 1024:

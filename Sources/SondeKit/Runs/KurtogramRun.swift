@@ -37,9 +37,11 @@ public struct KurtogramRun: Sendable {
         return try channels.enumerated().map { index, samples in
             let name = opened.format.channelNames[index]
             do {
-                let kurtogram = try FastKurtogram.compute(samples, sampleRate: rate, levels: levels)
-                let best = kurtogram.best
-                let band = try FastKurtogram.bandSignal(samples, sampleRate: rate, row: best.row, band: best.band)
+                // The best cell's band kept as the grid is computed, not filtered again.
+                let (kurtogram, _, band) = try samples.withUnsafeBufferPointer {
+                    try FastKurtogram.computeKeepingBest(
+                        $0, sampleRate: rate, levels: levels, envelopeNyquistAtLeast: 0)
+                }
                 let spectrum = try SquaredEnvelopeSpectrum(band)
                 let line = spectrum.peak(in: (2 * spectrum.resolution)...(band.sampleRate / 2))
                 return Channel(name: name, kurtogram: kurtogram, line: line)
