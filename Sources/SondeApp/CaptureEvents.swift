@@ -19,6 +19,9 @@ enum CaptureEvents {
     /// slow link gets under 100 KiB/s.
     static let interval: Duration = .milliseconds(200)
     private static let open = Atomic<Int>(0)
+    /// `update` events written by every stream since the process started: a test paces its
+    /// Stop by the events sent, not by a wall clock a loaded machine stretches.
+    static let updatesWritten = Atomic<Int>(0)
 
     static func stream(capture id: String, for account: Account, captures: any CaptureService) throws -> ScreenOutcome {
         guard open.add(1, ordering: .relaxed).newValue <= limit else {
@@ -34,6 +37,7 @@ enum CaptureEvents {
             while clock.now < end, !Task.isCancelled {
                 let update = NewMeasurementScreen.update(of: id, for: account, in: captures, signal: true)
                 try await writer.write(ByteBuffer(string: "event: update\ndata: \(update.json)\n\n"))
+                updatesWritten.add(1, ordering: .relaxed)
                 if update.ends { break }
                 try await Task.sleep(for: interval)
             }

@@ -61,8 +61,9 @@ import Testing
     }
 
     /// OWASP's Argon2id setting (m = 19 MiB, t = 2, p = 1): hash and verify for real, and
-    /// time the verification a login pays. libargon2 is the system's optimised library in
-    /// debug builds too: about 40 ms alone on 2 cores; the bound allows a loaded machine.
+    /// time the verification a login pays: about 40 ms alone on 2 cores, and a release
+    /// build's bound is 1 s. libargon2 is optimised in a debug build too, but its thread
+    /// waited 12.7 s beside the whole debug suite on 2 cores, so debug runs check 60 s.
     @Test func productionParameters() async throws {
         #expect(PasswordCost.production == .argon2id(Argon2Parameters(memoryKiB: 19456, iterations: 2, parallelism: 1)))
         #expect(PasswordCost.production.memoryBytes == 19 << 20)
@@ -78,7 +79,13 @@ import Testing
         #expect(matched)
         #expect(try await !hasher.verify("correct horsf", against: hash))
         #expect(try await !hasher.verify("", against: hash))
-        #expect(elapsed < .seconds(5), "Argon2id verification took \(elapsed)")
+        var bound: Duration = .seconds(1)
+        assert(
+            {
+                bound = .seconds(60)
+                return true
+            }())
+        #expect(elapsed < bound, "Argon2id verification took \(elapsed)")
         #expect(!hasher.needsRehash(hash))
         print("argon2id m=19456,t=2,p=1 verification: \(elapsed)")
     }
