@@ -89,7 +89,11 @@ public final class LiveCapture: Sendable {
         // The graph reads through the sample tap: what it measures is what the screen draws.
         let recent = RecentSamples(
             channelCount: opened.source.format.channelCount, capacity: LiveCapture.recentFrames)
-        let source = SampleTapSource(base: chain, into: recent)
+        // A device's failure ends the stream there and is thrown once the graph has measured
+        // every frame read before it.
+        let deviceFailure = DeferredFailureSource.Failure()
+        let source = SampleTapSource(
+            base: DeferredFailureSource(base: chain, keepingFailureIn: deviceFailure), into: recent)
         let spectra = LatestSpectra()
         let startedAt = WallClock.now()
         self.id = id
@@ -122,13 +126,15 @@ public final class LiveCapture: Sendable {
                 release(failure)
             }
             do {
-                return try await graph.run(inputs: [input]) { batch in
+                let summary = try await graph.run(inputs: [input]) { batch in
                     box.state.withLock { state in
                         state.batches.append(batch)
                         if batch.frameCount > 0 { state.newest = batch }
                         state.frames += batch.frameCount
                     }
                 }
+                if let deferred = deviceFailure.value { throw deferred }
+                return summary
             } catch {
                 failure = error
                 throw error
