@@ -7,6 +7,13 @@ import SondeCore
 /// stored cost that would take gigabytes before libargon2 allocates it.
 enum Argon2Hash {
     static let prefix = "$argon2id$"
+    /// Argon2 version 1.3 (0x13), the one libargon2 writes.
+    static let version = "v=19"
+
+    /// The PHC string of a key made elsewhere: `PasswordHasher.unmatchableHash`'s all-zero key.
+    static func text(cost: Argon2Parameters, salt: [UInt8], key: [UInt8]) -> String {
+        "\(prefix)\(version)$\(cost)$\(EncodedHash.encode(salt))$\(EncodedHash.encode(key))"
+    }
 
     static func holds(_ encoded: String) -> Bool { encoded.hasPrefix(prefix) }
 
@@ -18,7 +25,7 @@ enum Argon2Hash {
             SondeError(.invalidInput, "stored password hash: \(what); expected $argon2id$v=19$m=M,t=T,p=P$salt$key")
         }
         let fields = encoded.split(separator: "$", omittingEmptySubsequences: false)
-        guard fields.count == 6, fields[0].isEmpty, fields[1] == "argon2id", fields[2] == "v=19" else {
+        guard fields.count == 6, fields[0].isEmpty, fields[1] == "argon2id", fields[2] == version else {
             throw invalid("unknown format")
         }
         var values: [Substring: Int] = [:]

@@ -96,7 +96,7 @@ public struct PasswordHasher: Sendable {
         let key = [UInt8](repeating: 0, count: Self.keyByteCount)
         switch parameters {
         case .argon2id(let cost):
-            return "\(Argon2Hash.prefix)v=19$\(cost)$\(EncodedHash.encode(salt))$\(EncodedHash.encode(key))"
+            return Argon2Hash.text(cost: cost, salt: salt, key: key)
         case .scrypt(let cost):
             return EncodedHash(parameters: cost, salt: salt, key: key).text
         }

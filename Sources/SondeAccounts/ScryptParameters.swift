@@ -12,10 +12,6 @@ public struct ScryptParameters: Sendable, Equatable, CustomStringConvertible {
     /// p, the parallelism.
     public var parallelism: Int
 
-    /// N = 2^17, r = 8, p = 1: OWASP's minimum, 128 MiB and about 0.3 s per hash on the
-    /// development machine; what sonde hashed with before Argon2id.
-    public static let owaspMinimum = ScryptParameters(logN: 17, blockSize: 8, parallelism: 1)
-
     public init(logN: Int, blockSize: Int = 8, parallelism: Int = 1) {
         self.logN = logN
         self.blockSize = blockSize
