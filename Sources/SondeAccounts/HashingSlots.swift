@@ -32,6 +32,9 @@ final class HashingSlots: Sendable {
         self.queueLimit = max(0, queueLimit)
     }
 
+    /// Callers waiting for a slot now.
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// Takes a slot, waiting for one if needed; `release` gives it back.
     /// - Throws: `AccountError.busy` when `waitLimit` passes first.
     func acquire() async throws {

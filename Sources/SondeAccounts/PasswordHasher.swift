@@ -44,6 +44,9 @@ public struct PasswordHasher: Sendable {
     /// The most hashes that run at once.
     public var maxConcurrentHashes: Int { slots.limit }
 
+    /// Callers waiting for a slot now (the queue that `queueLimit` bounds).
+    package var waitingCallers: Int { slots.waiting }
+
     /// Concurrent (the slots bound how many at once): each run blocks its thread for the
     /// whole hash, which is what Dispatch's threads, not the cooperative pool's, are for.
     private static let queue = DispatchQueue(

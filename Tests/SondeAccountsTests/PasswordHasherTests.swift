@@ -232,8 +232,9 @@ import Testing
         let first = Task { try await hasher.hash("first") }
         try await slot.waitUntilHeld()
         let waiting = (0..<2).map { index in Task { try await hasher.hash("waiting \(index)") } }
-        // Until both are queued (each call queues at once; give the tasks time to start).
-        try await Task.sleep(for: .milliseconds(300))
+        // Until both are queued: paced by the queue, not a clock (under a loaded test run
+        // 300 ms was not enough for both tasks to start, and the third took a place).
+        while hasher.waitingCallers < 2 { try await Task.sleep(for: .milliseconds(5)) }
         let clock = ContinuousClock()
         var error: AccountError?
         let waited = await clock.measure { error = await accountError { _ = try await hasher.hash("third") } }
