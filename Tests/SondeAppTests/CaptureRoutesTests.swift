@@ -65,10 +65,18 @@ import Testing
                 #expect(try await ann.get(missing).status == .notFound, "\(missing)")
             }
 
-            // A comment the server refuses leaves the recording running.
-            let refused = try await ann.post("/measurements/new/save", [("comment", "bad\u{1}")])
-            #expect(refused.status == .badRequest)
+            // A comment the server refuses leaves the recording running; without a script the
+            // page comes again with why and the comment as typed (the first line break kept).
+            let refused = try await ann.post("/measurements/new/save", [("comment", "\nbad <\u{1}>")])
+            #expect(refused.status == .badRequest && refused.title == "New measurement")
             #expect(refused.alert == "The comment holds a control character (U+0001); remove it")
+            #expect(refused.text.contains("\">\n\nbad &lt;\u{1}&gt;</textarea>"), "the comment as typed")
+            #expect(refused.text.contains(#"</div><form method="post" action="/measurements/new/save""#))
+            // The page's script gets the alert to show in place (200: not a failed request).
+            let scripted = try await ann.post(
+                "/measurements/new/save", [("comment", "bad\u{1}")], headers: [.accept: "application/json"])
+            #expect(scripted.status == .ok && scripted.headers[.contentType] == "application/json")
+            #expect(scripted.alert == "The comment holds a control character (U+0001); remove it")
             #expect(try await ann.get("/measurements/new").status == .ok)
 
             let saved = try await ann.post("/measurements/new/save", [("comment", "pump <3>")])
@@ -116,6 +124,13 @@ import Testing
             #expect(draft.text.contains(#"<dd id="draft-reason">stopped</dd>"#))
             #expect(try await ann.get("/").text.contains(#"<li><a href="/drafts/\#(capture)">"#))
             #expect(try await bob.get("/").text.contains("Device connected"), "the device is free after Stop")
+
+            let long = String(repeating: "x", count: FormFields.commentLimit + 1)
+            let tooLong = try await ann.post("/drafts/\(capture)/save", [("comment", long)])
+            #expect(tooLong.status == .badRequest && tooLong.title == "Unsaved measurement")
+            #expect(tooLong.alert == "The comment is longer than 2000 characters")
+            #expect(tooLong.text.contains(">\n\(long)</textarea>"), "the comment as typed")
+            #expect(try await ann.get("/drafts/\(capture)").status == .ok, "a refused save keeps the draft")
 
             let saved = try await ann.post("/drafts/\(capture)/save", [("comment", "from a draft")])
             #expect(saved.status == .seeOther && saved.location == "/?notice=saved")

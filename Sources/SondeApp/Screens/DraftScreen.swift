@@ -15,9 +15,16 @@ struct DraftScreen: Sendable {
         }
         screens.post(signedIn: .saveDraft) { _, context, session in
             let draft = try Self.draft(context, session: session, in: drafts)
-            _ = try await drafts.save(
-                draft.id, comment: try FormFields.comment(context.form["comment"]), for: session.account,
-                with: measurements.service)
+            let typed = context.form["comment"]
+            let comment: String
+            do {
+                comment = try FormFields.comment(typed)
+            } catch let refusal as WebError {
+                let alert = Alert.error(refusal.message)
+                let view = DraftView(draft: draft, state: .refused(alert, comment: typed), csrf: context.csrfToken)
+                return .alert(alert, page: view.html, status: refusal.status)
+            }
+            _ = try await drafts.save(draft.id, comment: comment, for: session.account, with: measurements.service)
             return .navigate(.main, notice: .saved)
         }
         screens.post(signedIn: .discardDraft) { _, context, session in

@@ -3,7 +3,15 @@ import SondeCapture
 /// An unsaved measurement's view model: a capture that ended without a save, with what it
 /// holds and why it ended; Save measurement (with a comment) or Discard (confirmed).
 struct DraftView: Sendable {
+    enum State: Sendable, Equatable {
+        case idle
+        /// A save the server refused (the comment): the page again with why, the comment
+        /// as typed, the draft as it was. (The page's script shows the alert in place.)
+        case refused(Alert, comment: String)
+    }
+
     var draft: CaptureDraft
+    var state: State = .idle
     var csrf: String
 
     var html: HTML {
@@ -27,7 +35,16 @@ struct DraftView: Sendable {
                 </section>
                 \(PageLayout.saveOrDiscard(
                     save: AppRoute.saveDraft(draft.id).path, discard: AppRoute.discardDraft(draft.id).path,
-                    discardDetail: "Its \(draft.frames) windows are thrown away; nothing is saved.", csrf: csrf))
+                    discardDetail: "Its \(draft.frames) windows are thrown away; nothing is saved.", csrf: csrf,
+                    comment: comment, alert: alert))
                 """)
+    }
+
+    private var comment: String {
+        if case .refused(_, let comment) = state { comment } else { "" }
+    }
+
+    private var alert: Alert? {
+        if case .refused(let alert, _) = state { alert } else { nil }
     }
 }

@@ -12,8 +12,7 @@ struct MeasurementScreen: Sendable {
         let measurements = environment.measurements
         screens.get(signedIn: .measurement) { _, context, session in
             let measurement = try await measurements.show(try Self.id(context), for: session)
-            let notice: Notice? = nil
-            return .page(MeasurementView(measurement: measurement, notice: notice, csrf: context.csrfToken).html)
+            return .page(MeasurementView(measurement: measurement, csrf: context.csrfToken).html)
         }
         for format in [OutputFormat.csv, .parquet] {
             screens.get(signedIn: .measurementExport(format)) { _, context, session in

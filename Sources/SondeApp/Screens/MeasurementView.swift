@@ -1,10 +1,10 @@
 import SondeMeasurements
 import SondeReport
 
-/// The Saved measurement screen's view model: one loaded measurement.
+/// The Saved measurement screen's view model: one loaded measurement. It has one state
+/// (a missing one is 404, a delete goes to Main), so no state enum.
 struct MeasurementView: Sendable {
     var measurement: SavedMeasurement
-    var notice: Notice?
     var csrf: String
 
     var html: HTML {
@@ -32,7 +32,6 @@ struct MeasurementView: Sendable {
             content: """
                 <p><a href="\(AppRoute.main.path)">Back to Main</a></p>
                 <h1>Measurement \(id)</h1>
-                \(PageLayout.notice(notice))
                 <section class="card" aria-labelledby="details-title">
                 <h2 id="details-title">Details</h2>
                 <dl class="details">

@@ -56,9 +56,19 @@ struct NewMeasurementScreen: Sendable {
             return .navigate(.draft(draft.id))
         }
         screens.post(signedIn: .saveNewMeasurement) { _, context, session in
-            // A refused comment leaves the recording running.
-            let comment = try FormFields.comment(context.form["comment"])
             guard let capture = captures.capture(for: session.account) else { throw WebError.notFound }
+            let typed = context.form["comment"]
+            let comment: String
+            do {
+                comment = try FormFields.comment(typed)
+            } catch let refusal as WebError {
+                // The recording goes on; the page says why, with the comment as typed.
+                let alert = Alert.error(refusal.message)
+                let view = NewMeasurementView(
+                    capture: capture, trendColumns: captures.trendColumns(of: capture), values: capture.latest(),
+                    state: .refused(alert, comment: typed), csrf: context.csrfToken)
+                return .alert(alert, page: view.html, status: refusal.status)
+            }
             let draft = try await Self.stop(capture, in: captures)
             _ = try await captures.drafts.save(
                 draft.id, comment: comment, for: session.account, with: measurements.service)

@@ -1,13 +1,22 @@
 import SondeCapture
 import SondeReport
 
-/// The New measurement screen's view model: recording (values arriving), or waiting for
-/// the first window; the page's script fills the values in place after that.
+/// The New measurement screen's view model: recording (values arriving, or waiting for
+/// the first window; the page's script fills the values in place after that), or a save
+/// refused while the recording goes on.
 struct NewMeasurementView: Sendable {
+    enum State: Sendable, Equatable {
+        case recording
+        /// A save the server refused (the comment): the recording goes on, and the page
+        /// says why with the comment as typed. (The page's script shows the alert in place.)
+        case refused(Alert, comment: String)
+    }
+
     let capture: LiveCapture
     /// Indices into the capture's columns of the features drawn as trends.
     let trendColumns: [Int]
     let values: LiveValues
+    var state: State = .recording
     let csrf: String
 
     var html: HTML {
@@ -81,8 +90,17 @@ struct NewMeasurementView: Sendable {
                 </section>
                 \(PageLayout.saveOrDiscard(
                     save: AppRoute.saveNewMeasurement.path, discard: AppRoute.discardNewMeasurement.path,
-                    discardDetail: "The recording stops and its windows are thrown away; nothing is saved.", csrf: csrf))
+                    discardDetail: "The recording stops and its windows are thrown away; nothing is saved.", csrf: csrf,
+                    comment: comment, alert: alert))
                 """)
+    }
+
+    private var comment: String {
+        if case .refused(_, let comment) = state { comment } else { "" }
+    }
+
+    private var alert: Alert? {
+        if case .refused(let alert, _) = state { alert } else { nil }
     }
 
     /// One live plot: an empty chart the page's script draws into (axes with units, the
