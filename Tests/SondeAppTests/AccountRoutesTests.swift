@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Testing
 
@@ -31,6 +32,33 @@ import Testing
             #expect(
                 script.status == .ok && script.text == #"{"alert":{"title":"Error","message":"Invalid credentials"}}"#)
             #expect(browser.cookies[SessionMiddleware.sessionCookie] == nil)
+        }
+    }
+
+    /// Both cookies are out of a script's reach and not sent by other sites' forms
+    /// (`HttpOnly`, `SameSite=Lax`), for the whole app (`Path=/`); `Secure` exactly when the
+    /// server is told a TLS proxy serves it.
+    @Test(arguments: [false, true]) func cookiesCarryTheirFlags(secure: Bool) async throws {
+        let harness = try AppHarness(secureCookies: secure)
+        try await harness.run { client in
+            var ann = Browser(client)
+            let login = try await ann.get("/login")
+            try await ann.register("ann@example.org")
+            try await ann.post("/logout")
+            try await ann.get("/login")
+            let signedIn = try await ann.post(
+                "/login", [("email", "ann@example.org"), ("password", AppHarness.password)])
+            #expect(signedIn.status == .seeOther)
+            let csrf = try #require(login.headers[values: .setCookie].first { $0.hasPrefix("sonde_csrf=") })
+            let session = try #require(signedIn.headers[values: .setCookie].first { $0.hasPrefix("sonde_session=") })
+            for cookie in [csrf, session] {
+                let flags = Set(
+                    cookie.split(separator: ";").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) })
+                #expect(
+                    flags.contains("HttpOnly") && flags.contains("SameSite=Lax") && flags.contains("Path=/"),
+                    "\(cookie)")
+                #expect(flags.contains("Secure") == secure, "\(cookie)")
+            }
         }
     }
 

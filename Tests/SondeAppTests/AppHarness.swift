@@ -19,10 +19,13 @@ struct AppHarness {
     let configuration: AppConfiguration
     private(set) var environment: AppEnvironment
 
-    /// - Parameter longestCaptureSeconds: a capture's limit (`--max-capture`).
-    init(longestCaptureSeconds: Double = 600) throws {
+    /// - Parameters:
+    ///   - longestCaptureSeconds: a capture's limit (`--max-capture`).
+    ///   - secureCookies: `--secure-cookies` (behind a TLS proxy).
+    init(longestCaptureSeconds: Double = 600, secureCookies: Bool = false) throws {
         home = try TestScratch.folder("sonde-app-router")
         configuration = AppConfiguration(
+            secureCookies: secureCookies,
             environment: ["SONDE_HOME": home.path, "SONDE_SCRYPT_LOG_N": "10"], parquet: ParquetWriterOptions(),
             version: "test", reportTrends: ["rms", "peak"], longestCaptureSeconds: longestCaptureSeconds)
         let address = PublicAddress()
