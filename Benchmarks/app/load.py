@@ -15,7 +15,12 @@ wait limit), and the peak RSS. Exit status 1 when a budget is exceeded: browsing
 50 ms, RSS >= 1 GiB, a login refused without Retry-After, a login within capacity (the
 first `cores` of a burst) over 1 s, or a burst not all signed in within 3 s (issue 44).
 
-usage: load.py path/to/sonde [--duration 20] [--logins 20] [--think 0.5]
+usage: load.py path/to/sonde [--duration 20] [--logins 20] [--think 0.5] [--database URL]
+
+`--database postgresql://...` serves from that PostgreSQL database (empty) instead of
+SQLite in the temporary home, e.g. on a throwaway server:
+  sh Tests/Postgres/pg_cluster.sh run sh -c \
+      '.build/test-venv/bin/python Benchmarks/app/load.py BINARY --database "$SONDE_TEST_DATABASE_URL"'
 """
 
 import argparse
@@ -80,12 +85,14 @@ def main():
     parser.add_argument("--duration", type=int, default=20)
     parser.add_argument("--logins", type=int, default=20)
     parser.add_argument("--think", type=float, default=0.5)
+    parser.add_argument("--database", help="a PostgreSQL URL to serve from (default: SQLite in the home)")
     arguments = parser.parse_args()
     home = tempfile.mkdtemp(prefix="sonde-app-load-")
     environment = {k: v for k, v in os.environ.items() if k != "SONDE_SCRYPT_LOG_N"}
     environment["SONDE_HOME"] = home
-    server = subprocess.Popen([arguments.binary, "serve", "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, env=environment)
+    database = ["--database", arguments.database] if arguments.database else []
+    server = subprocess.Popen([arguments.binary, "serve", "--listen", "127.0.0.1:0"] + database,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment)
     try:
         line = server.stdout.readline().decode()
         url = re.search(r"(http://127\.0\.0\.1:(\d+)/)", line)
@@ -230,6 +237,7 @@ def main():
               if signed_in else f"logins: {logins}")
         print(f"the first {cores} logins of each burst (within the {cores} cores): "
               + ", ".join(f"{1000 * t:.0f} ms" for t in firsts))
+        print(f"store: {'PostgreSQL' if arguments.database else 'SQLite'}")
         print(f"browsing p99 {p99_ms:.2f} ms; non-200 pages {unexpected}; peak RSS {peak[0] / 1024:.0f} MiB")
         print(f"capture during the run: start {capture_log['start']}, value polls {capture_log['polls']}, "
               f"save {capture_log['save']}")

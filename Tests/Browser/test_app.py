@@ -746,8 +746,11 @@ def command_device(app, check, screenshots):
                 math.sin(2 * math.pi * 100 * n / 8000) + 0.1 * math.sin(2 * math.pi * 1234 * n / 8000)
                 for n in range(frames))))
         app.cli("device", "unpair")
-        paired = app.cli("device", "pair", "--command", f"cat '{samples}'", "--rate", "8000", "--channels", "1",
-                         "--sample-type", "f32le")
+        # `cat` writes the 3 s at once; the sleep keeps the capture open while the page is
+        # checked (without it, on a loaded machine the capture ended, and the page went on to
+        # its draft, before the test saw New measurement).
+        paired = app.cli("device", "pair", "--command", f"cat '{samples}'; sleep 2", "--rate", "8000",
+                         "--channels", "1", "--sample-type", "f32le")
         check(paired.returncode == 0, f"pairing the command device: {paired.stderr.decode()}")
         driver = browser.driver
         check(register(driver, app, "kim@example.com"), "Kim's Register did not reach Main")
