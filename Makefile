@@ -199,7 +199,8 @@ test: deps
 	# The app of `sonde serve` in headless Chromium (about a minute): the login stories, the
 	# whole flow with two users, a keyboard-only walk, axe-core on every screen at three sizes.
 	$(PY) Tests/Browser/test_app.py .build/debug/sonde
-	# The same on PostgreSQL (issue 31): the server and the commands on a throwaway cluster.
+	# The same on PostgreSQL (issue 31): the server and the commands on a throwaway cluster;
+	# only the steps that go through the store (test_app.py's STORE_STEPS).
 	sh Tests/Postgres/pg_cluster.sh run $(PY) Tests/Browser/test_app.py .build/debug/sonde --postgres \
 		--screenshots Tests/Browser/artifacts/app-postgres
 	# 20,000 half-sent requests from one address against the app under `ulimit -n 4096`
