@@ -44,7 +44,8 @@ public struct LocalServices: Sendable {
         let home = try SondeHome(environment: environment)
         let url = try StoreURL.resolve(option: database, defaultSQLitePath: home.databasePath, environment: environment)
         let stores = try StoreFactory.open(
-            url, postgresConnections: profile.postgresConnections, afterBatchInserted: afterBatchInserted)
+            url, postgresConnections: profile.postgresConnections, postgresKeptOpen: profile.postgresKeptOpen,
+            afterBatchInserted: afterBatchInserted)
         let parameters = try PasswordCost.fromEnvironment(environment)
         let hasher: PasswordHasher
         let mailer: OutboxMailer

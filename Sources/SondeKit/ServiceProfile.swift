@@ -41,4 +41,14 @@ public enum ServiceProfile: Sendable {
         case .server: 16
         }
     }
+
+    /// Of those, how many are opened at start and kept: all of the server's, so a burst of
+    /// users after a quiet minute does not wait for connections to be opened (docs/deploy.md
+    /// counts them); none for a command, whose one is opened when it is needed.
+    var postgresKeptOpen: Int {
+        switch self {
+        case .command: 0
+        case .server: postgresConnections
+        }
+    }
 }

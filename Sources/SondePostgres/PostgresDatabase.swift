@@ -25,10 +25,15 @@ public final class PostgresDatabase: Sendable {
     /// postgres-nio logs nothing of sonde's through this logger: errors are thrown instead.
     static let logger = Logger(label: "sonde.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// - Parameter maximumConnections: the pool's size; each concurrent operation holds one.
-    ///   1: no pool, the first connection kept (a command's way).
+    /// - Parameters:
+    ///   - maximumConnections: the pool's size; each concurrent operation holds one.
+    ///     1: no pool, the first connection kept (a command's way).
+    ///   - keptOpen: connections the pool opens at once and keeps (a server's): opening one
+    ///     costs a server process and a SCRAM exchange, which a burst of requests after a
+    ///     quiet minute would otherwise wait for (`Benchmarks/app/load.py`: browsing p99
+    ///     107-129 ms on PostgreSQL with the pool opened on demand, 55-64 ms warm, in most runs).
     /// - Throws: `SondeError(.invalidArgument)` when the TLS set-up of `sslmode` fails.
-    public init(location: PostgresLocation, maximumConnections: Int = 16) throws {
+    public init(location: PostgresLocation, maximumConnections: Int = 16, keptOpen: Int = 0) throws {
         self.location = location
         let tls = try PostgresTLS(location: location)
         if maximumConnections > 1 {
@@ -38,6 +43,7 @@ public final class PostgresDatabase: Sendable {
             )
             configuration.options.connectTimeout = .milliseconds(Int64(location.connectTimeout * 1000))
             configuration.options.maximumConnections = maximumConnections
+            configuration.options.minimumConnections = min(max(0, keptOpen), maximumConnections)
             let client = PostgresClient(configuration: configuration)
             pool = (client, Task { await client.run() })
         } else {

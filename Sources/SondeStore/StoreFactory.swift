@@ -20,9 +20,11 @@ public enum StoreFactory {
     /// - Parameters:
     ///   - postgresConnections: PostgreSQL's pool size; 1 (a command's) keeps the first
     ///     connection for every operation instead of a pool.
+    ///   - postgresKeptOpen: of those, how many are opened at once and kept (a server's).
     ///   - afterBatchInserted: SQLite only, for the crash tests' save loop.
     package static func open(
-        _ url: StoreURL, postgresConnections: Int = 16, afterBatchInserted: (@Sendable (Int) -> Void)?
+        _ url: StoreURL, postgresConnections: Int = 16, postgresKeptOpen: Int = 0,
+        afterBatchInserted: (@Sendable (Int) -> Void)?
     ) throws -> (
         users: any UserSessionStore, measurements: any MeasurementStore
     ) {
@@ -34,7 +36,8 @@ public enum StoreFactory {
                 SQLiteMeasurementStore(database: database, afterBatchInserted: afterBatchInserted)
             )
         case .postgres(let location):
-            let database = try PostgresDatabase(location: location, maximumConnections: postgresConnections)
+            let database = try PostgresDatabase(
+                location: location, maximumConnections: postgresConnections, keptOpen: postgresKeptOpen)
             return (PostgresUserSessionStore(database: database), PostgresMeasurementStore(database: database))
         }
     }
