@@ -66,23 +66,21 @@ enum PageLayout {
 
     /// The Save card of a measurement not saved yet (recording, or a draft): a Comment and
     /// Save measurement posting to `save`, and Discard asking first before posting `discard`.
-    /// - Parameters:
-    ///   - comment: the comment as typed, kept when a save was refused.
-    ///   - alert: why the last save was refused, where the page's script shows it (before the form).
+    /// - Parameter refusal: a save refused: its alert where the page's script shows one
+    ///   (before the form), its comment as typed in the field.
     static func saveOrDiscard(
-        save: String, discard: String, discardDetail: String, csrf: String, comment: String = "",
-        alert: Alert? = nil
+        save: String, discard: String, discardDetail: String, csrf: String, refusal: SaveRefusal? = nil
     ) -> HTML {
         // The newline after <textarea> is dropped by every HTML parser, so a comment that
         // starts with one keeps it.
         """
         <section class="card" aria-labelledby="save-title">
         <h2 id="save-title">Save</h2>
-        \(alert?.html)<form method="post" action="\(save)" data-async>
+        \(refusal?.alert.html)<form method="post" action="\(save)" data-async>
         \(csrfField(csrf))
         <label for="comment">Comment</label>
         <textarea id="comment" name="comment" maxlength="\(FormFields.commentLimit)">
-        \(comment)</textarea>
+        \(refusal?.comment ?? "")</textarea>
         <div class="actions">
         <button type="submit">Save measurement</button>
         \(spinner)

@@ -15,17 +15,12 @@ struct DraftScreen: Sendable {
         }
         screens.post(signedIn: .saveDraft) { _, context, session in
             let draft = try Self.draft(context, session: session, in: drafts)
-            let typed = context.form["comment"]
-            let comment: String
-            do {
-                comment = try FormFields.comment(typed)
-            } catch let refusal as WebError {
-                let alert = Alert.error(refusal.message)
-                let view = DraftView(draft: draft, state: .refused(alert, comment: typed), csrf: context.csrfToken)
-                return .alert(alert, page: view.html, status: refusal.status)
+            return try await SaveRefusal.saving(
+                context.form, refused: { DraftView(draft: draft, state: .refused($0), csrf: context.csrfToken).html }
+            ) { comment in
+                _ = try await drafts.save(draft.id, comment: comment, for: session.account, with: measurements.service)
+                return .navigate(.main, notice: .saved)
             }
-            _ = try await drafts.save(draft.id, comment: comment, for: session.account, with: measurements.service)
-            return .navigate(.main, notice: .saved)
         }
         screens.post(signedIn: .discardDraft) { _, context, session in
             let draft = try Self.draft(context, session: session, in: drafts)

@@ -7,7 +7,7 @@ struct DraftView: Sendable {
         case idle
         /// A save the server refused (the comment): the page again with why, the comment
         /// as typed, the draft as it was. (The page's script shows the alert in place.)
-        case refused(Alert, comment: String)
+        case refused(SaveRefusal)
     }
 
     var draft: CaptureDraft
@@ -36,15 +36,11 @@ struct DraftView: Sendable {
                 \(PageLayout.saveOrDiscard(
                     save: AppRoute.saveDraft(draft.id).path, discard: AppRoute.discardDraft(draft.id).path,
                     discardDetail: "Its \(draft.frames) windows are thrown away; nothing is saved.", csrf: csrf,
-                    comment: comment, alert: alert))
+                    refusal: refusal))
                 """)
     }
 
-    private var comment: String {
-        if case .refused(_, let comment) = state { comment } else { "" }
-    }
-
-    private var alert: Alert? {
-        if case .refused(let alert, _) = state { alert } else { nil }
+    private var refusal: SaveRefusal? {
+        if case .refused(let refusal) = state { refusal } else { nil }
     }
 }

@@ -57,22 +57,20 @@ struct NewMeasurementScreen: Sendable {
         }
         screens.post(signedIn: .saveNewMeasurement) { _, context, session in
             guard let capture = captures.capture(for: session.account) else { throw WebError.notFound }
-            let typed = context.form["comment"]
-            let comment: String
-            do {
-                comment = try FormFields.comment(typed)
-            } catch let refusal as WebError {
-                // The recording goes on; the page says why, with the comment as typed.
-                let alert = Alert.error(refusal.message)
-                let view = NewMeasurementView(
+            // A refused comment leaves the recording running: the page says why, with the
+            // comment as typed.
+            let refused = { (refusal: SaveRefusal) in
+                NewMeasurementView(
                     capture: capture, trendColumns: captures.trendColumns(of: capture), values: capture.latest(),
-                    state: .refused(alert, comment: typed), csrf: context.csrfToken)
-                return .alert(alert, page: view.html, status: refusal.status)
+                    state: .refused(refusal), csrf: context.csrfToken
+                ).html
             }
-            let draft = try await Self.stop(capture, in: captures)
-            _ = try await captures.drafts.save(
-                draft.id, comment: comment, for: session.account, with: measurements.service)
-            return .navigate(.main, notice: .saved)
+            return try await SaveRefusal.saving(context.form, refused: refused) { comment in
+                let draft = try await Self.stop(capture, in: captures)
+                _ = try await captures.drafts.save(
+                    draft.id, comment: comment, for: session.account, with: measurements.service)
+                return .navigate(.main, notice: .saved)
+            }
         }
         screens.post(signedIn: .discardNewMeasurement) { _, _, session in
             if let capture = captures.capture(for: session.account) {

@@ -9,7 +9,7 @@ struct NewMeasurementView: Sendable {
         case recording
         /// A save the server refused (the comment): the recording goes on, and the page
         /// says why with the comment as typed. (The page's script shows the alert in place.)
-        case refused(Alert, comment: String)
+        case refused(SaveRefusal)
     }
 
     let capture: LiveCapture
@@ -91,16 +91,12 @@ struct NewMeasurementView: Sendable {
                 \(PageLayout.saveOrDiscard(
                     save: AppRoute.saveNewMeasurement.path, discard: AppRoute.discardNewMeasurement.path,
                     discardDetail: "The recording stops and its windows are thrown away; nothing is saved.", csrf: csrf,
-                    comment: comment, alert: alert))
+                    refusal: refusal))
                 """)
     }
 
-    private var comment: String {
-        if case .refused(_, let comment) = state { comment } else { "" }
-    }
-
-    private var alert: Alert? {
-        if case .refused(let alert, _) = state { alert } else { nil }
+    private var refusal: SaveRefusal? {
+        if case .refused(let refusal) = state { refusal } else { nil }
     }
 
     /// One live plot: an empty chart the page's script draws into (axes with units, the
